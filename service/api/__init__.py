@@ -1,0 +1,1 @@
+"""HTTP around the rules: schemas, controllers, problem details."""

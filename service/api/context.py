@@ -1,0 +1,14 @@
+"""Per-request context: the request id, visible to handlers and every log line."""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+__all__ = ["REQUEST_ID", "current_request_id"]
+
+REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
+
+
+def current_request_id() -> str | None:
+    """The id of the request being served, if any."""
+    return REQUEST_ID.get()

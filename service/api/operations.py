@@ -1,0 +1,103 @@
+"""Operational routes: health, readiness, problem types, the OpenAPI document and its docs."""
+
+from __future__ import annotations
+
+import msgspec
+from litestar import Controller, get
+from litestar.datastructures import State
+from litestar.exceptions import NotFoundException
+from litestar.response import Response
+
+from service.api.problems import (
+    PROBLEM_TYPES,
+    ProblemType,
+    StoreUnavailable,
+    problem_responses,
+)
+from service.store.client import ping
+
+__all__ = ["DOCS_HTML", "Health", "OperationsController"]
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    """Liveness or readiness."""
+
+    status: str
+
+
+DOCS_HTML = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Bullseye rules service — API</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: "/openapi.json", dom_id: "#swagger-ui", validatorUrl: null,
+      deepLinking: true, tryItOutEnabled: true,
+    });
+  </script>
+</body>
+</html>
+"""
+
+
+class OperationsController(Controller):
+    """Health, readiness, documentation."""
+
+    tags = ["operations"]
+
+    @get(
+        "/healthz",
+        operation_id="getHealth",
+        summary="Liveness: the process answers",
+        sync_to_thread=False,
+    )
+    def healthz(self) -> Health:
+        """Never touches Redis."""
+        return Health(status="ok")
+
+    @get(
+        "/readyz",
+        operation_id="getReadiness",
+        summary="Readiness: Redis answers",
+        responses=problem_responses(503),
+    )
+    async def readyz(self, state: State) -> Health:
+        """503 with Retry-After while Redis is unreachable."""
+        if not await ping(state.redis, state.settings.redis_socket_timeout):
+            raise StoreUnavailable(
+                detail="Redis is unreachable.",
+                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
+            )
+        return Health(status="ready")
+
+    @get(
+        "/problems/{code:str}",
+        operation_id="getProblemType",
+        summary="What a problem type means",
+        description="Every problem's `type` is `/problems/{code}`; this explains it.",
+        sync_to_thread=False,
+        responses=problem_responses(404),
+    )
+    def problem_type(self, code: str) -> ProblemType:
+        """One problem type."""
+        try:
+            return PROBLEM_TYPES[code]
+        except KeyError:
+            raise NotFoundException(detail=f"No problem type '{code}'.") from None
+
+    @get("/openapi.json", include_in_schema=False, sync_to_thread=False)
+    def openapi(self, state: State) -> Response[bytes]:
+        """The committed contract, as served."""
+        return Response(state.openapi_json, media_type="application/json")
+
+    @get("/docs", include_in_schema=False, sync_to_thread=False, media_type="text/html")
+    def docs(self) -> str:
+        """Swagger UI from the swagger-ui-bundle package: no CDN, works offline."""
+        return DOCS_HTML

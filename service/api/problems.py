@@ -1,0 +1,341 @@
+"""RFC 9457 problem details for every error the service returns, mapped in one place."""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import structlog
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.response import Response
+
+from service.api.context import current_request_id
+from service.bullseye.errors import Concern, RuleCode, RulesError
+
+if TYPE_CHECKING:
+    from litestar import Request
+
+__all__ = [
+    "PROBLEM_MEDIA_TYPE",
+    "PROBLEM_TYPES",
+    "Problem",
+    "ProblemError",
+    "ProblemType",
+    "StoreUnavailable",
+    "UnsupportedMediaType",
+    "handle_exception",
+    "problem_responses",
+]
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+_log = structlog.get_logger("service.errors")
+
+
+class ProblemError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One precise reason: where (a JSON pointer into the body, or a parameter) and why."""
+
+    detail: str
+    pointer: str | None = None
+    parameter: str | None = None
+    code: str | None = None
+
+
+class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem detail."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: tuple[ProblemError, ...] = ()
+    request_id: str | None = None
+
+
+class ProblemType(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``GET /problems/{code}`` says about one problem type."""
+
+    code: str
+    type: str
+    status: int
+    title: str
+    description: str
+
+
+def _type(code: str, status: int, title: str, description: str) -> ProblemType:
+    return ProblemType(
+        code=code, type=f"/problems/{code}", status=status, title=title, description=description
+    )
+
+
+_RULE_PROBLEMS: dict[RuleCode, tuple[str, str]] = {
+    RuleCode.QUICK10_WITH_DEPLETION: (
+        "Quick 10 with the depletable quality at issue",
+        "§2.5: a Quick 10 may not be taken on a check where a depletable quality is at "
+        "issue. Roll instead, or drop the depletion block.",
+    ),
+    RuleCode.QUICK10_WITH_ROLL: (
+        "Quick 10 with supplied faces",
+        "§2.5: a Quick 10 takes 10 instead of rolling, so no faces can be supplied with it.",
+    ),
+    RuleCode.QUICK10_WITH_BULLSEYE: (
+        "Quick 10 with a bullseye",
+        "§7.2: a bullseye replaces the result of a roll; a Quick 10 rolls nothing.",
+    ),
+    RuleCode.ROLL_WITH_SEED: (
+        "Supplied faces with a seed",
+        "A seed asks the server to roll reproducibly; supplied faces say the dice were "
+        "rolled at the table. Send one or the other.",
+    ),
+    RuleCode.ILLEGAL_FACES: (
+        "Faces not possible for the dice",
+        "§7.1: supplied faces must match the dice kind: one face 1–20 for d20, two 1–10 "
+        "for 2d10, three 1–6 for 3d6, four 1–6 for 4d6-4.",
+    ),
+    RuleCode.CHARACTER_INCAPACITATED: (
+        "Character incapacitated",
+        "§3.2.4: at or below one quarter of the maximum (rounded down) a character can "
+        "take no actions until restored above that mark.",
+    ),
+    RuleCode.CHARACTER_RETIRED: (
+        "Character retired",
+        "§3.2.5: at zero or below the character is out of the game.",
+    ),
+    RuleCode.CURRENT_ABOVE_MAXIMUM: (
+        "Score above its maximum",
+        "§3.2.6: a depletable score is never above its maximum.",
+    ),
+    RuleCode.DUPLICATE_DEPLETABLE: (
+        "Depletable quality listed twice",
+        "Each depletable quality may appear once (names compare case-insensitively).",
+    ),
+    RuleCode.UNKNOWN_DEPLETABLE: (
+        "Unknown depletable quality",
+        "depletion.affects names a depletable quality that is not in depletable.",
+    ),
+    RuleCode.AFFECTS_REQUIRED: (
+        "Say which depletable quality is affected",
+        "§7.6: with two depletable qualities, a check at issue names the one or both it "
+        "affects, before the roll.",
+    ),
+    RuleCode.SITUATIONAL_OUT_OF_RANGE: (
+        "Situational modifiers out of range",
+        "§6.3: situational modifiers total -5…+5 for one check. Lenient by default (a "
+        "warning); refused when strict is true.",
+    ),
+    RuleCode.TOO_MANY_QUALITIES_OF_TYPE: (
+        "Too many qualities of one type",
+        "§6.3: one quality per type applies in full and a second at half, rounded toward "
+        "zero; a third or later is not applied (a warning), or refused when strict is true.",
+    ),
+    RuleCode.SEED_IGNORED: (
+        "Seed not used",
+        "A warning, not an error: a Quick 10 rolls nothing, so its seed had no effect.",
+    ),
+}
+
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    p.code: p
+    for p in (
+        _type(
+            "invalid-body",
+            400,
+            "Body does not match the schema",
+            "The JSON body is well-formed but breaks the published schema: a wrong "
+            "type, a value out of bounds, a missing or unknown field. Each error has "
+            "a JSON pointer to the offending value.",
+        ),
+        _type("malformed-json", 400, "Malformed JSON", "The body is not valid JSON."),
+        _type("missing-body", 400, "Body required", "This operation needs a JSON body."),
+        _type(
+            "invalid-parameter",
+            400,
+            "Invalid parameter",
+            "A path or query parameter is missing, of the wrong type or out of bounds.",
+        ),
+        _type("not-found", 404, "Not found", "No such resource, or it has expired."),
+        _type(
+            "method-not-allowed",
+            405,
+            "Method not allowed",
+            "The resource exists but not for this method; see the Allow header.",
+        ),
+        _type(
+            "body-too-large",
+            413,
+            "Body too large",
+            "Request bodies are limited (64 KiB by default, MAX_BODY_BYTES).",
+        ),
+        _type(
+            "unsupported-media-type",
+            415,
+            "Unsupported media type",
+            "Bodies must be JSON: Content-Type application/json.",
+        ),
+        _type(
+            "internal-error",
+            500,
+            "Internal error",
+            "An unexpected error. It is logged with the request id; nothing internal is returned.",
+        ),
+        _type(
+            "store-unavailable",
+            503,
+            "State store unavailable",
+            "Redis, where conflict state lives, cannot be reached. Retry after the "
+            "Retry-After header's seconds.",
+        ),
+        *(_type(code.value, 422, title, text) for code, (title, text) in _RULE_PROBLEMS.items()),
+    )
+}
+
+_STATUS_CODES = {
+    400: "invalid-parameter",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "body-too-large",
+    415: "unsupported-media-type",
+    503: "store-unavailable",
+}
+
+
+class UnsupportedMediaType(HTTPException):
+    """The body is not JSON."""
+
+    status_code = 415
+
+
+class StoreUnavailable(HTTPException):
+    """Redis cannot be reached."""
+
+    status_code = 503
+
+
+def problem_response(
+    code: str,
+    detail: str,
+    *,
+    errors: tuple[ProblemError, ...] = (),
+    headers: dict[str, str] | None = None,
+) -> Response[bytes]:
+    """A problem+json response of the catalogued type ``code``."""
+    kind = PROBLEM_TYPES[code]
+    problem = Problem(
+        type=kind.type,
+        title=kind.title,
+        status=kind.status,
+        detail=detail,
+        errors=errors,
+        request_id=current_request_id(),
+    )
+    return Response(
+        content=msgspec.json.encode(problem),
+        status_code=kind.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+_AT_PATH = re.compile(r"^(?P<detail>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.DOTALL)
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
+_MISSING_PARAMETER = re.compile(r"parameter '(?P<name>[^']+)'")
+_NAMED_FIELD = re.compile(r"^Object (?:contains unknown|missing required) field `(?P<field>.*)`$")
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_from_msgspec(message: str) -> tuple[str, str]:
+    """Split a msgspec error message into (JSON pointer, reason).
+
+    ``"Expected `int` <= 10 - at `$.qualities[0].magnitude`"`` → ``("/qualities/0/magnitude",
+    "Expected `int` <= 10")``; a named missing or unknown field extends the pointer to it.
+    """
+    match = _AT_PATH.match(message)
+    assert match is not None  # the pattern matches any string
+    detail, path = match["detail"], match["path"] or "$"
+    pointer = "".join(
+        "/" + (_escape(name) if name else ("-" if index == "..." else index))
+        for name, index in _STEP.findall(path[1:])
+    )
+    if field := _NAMED_FIELD.match(detail):
+        pointer += "/" + _escape(field["field"])
+    return pointer, detail
+
+
+def _http_exception(exc: HTTPException) -> Response[bytes]:
+    if isinstance(exc, ValidationException):
+        extra = exc.extra if isinstance(exc.extra, list) else []
+        if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
+            return problem_response(
+                "missing-body",
+                "This operation needs a JSON body.",
+                errors=(ProblemError(pointer="", detail="Body is empty."),),
+            )
+        errors = tuple(
+            ProblemError(parameter=str(e.get("key", "")), detail=str(e.get("message", "")))
+            for e in extra
+            if isinstance(e, dict)
+        )
+        if not errors and (missing := _MISSING_PARAMETER.search(exc.detail)):
+            errors = (ProblemError(parameter=missing["name"], detail="Required."),)
+        detail = errors[0].detail if len(errors) == 1 else "A parameter is invalid."
+        if errors and errors[0].parameter:
+            detail = f"{errors[0].parameter}: {detail}" if len(errors) == 1 else detail
+        return problem_response("invalid-parameter", detail, errors=errors)
+    code = _STATUS_CODES.get(exc.status_code)
+    if code is None:
+        _log.warning("unmapped_http_exception", status=exc.status_code)
+        return problem_response("internal-error", "Unexpected error.")
+    detail = (
+        exc.detail
+        if exc.detail and exc.detail != HTTPStatus(exc.status_code).phrase
+        else (PROBLEM_TYPES[code].title + ".")
+    )
+    return problem_response(code, detail, headers=dict(exc.headers or {}) or None)
+
+
+def _concern_error(concern: Concern) -> ProblemError:
+    return ProblemError(code=concern.code.value, pointer=concern.pointer, detail=concern.detail)
+
+
+def handle_exception(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    """The app's one exception handler: everything becomes a problem detail."""
+    match exc:
+        case RulesError():
+            return problem_response(
+                exc.code.value, exc.detail, errors=tuple(_concern_error(c) for c in exc.concerns)
+            )
+        case msgspec.ValidationError():
+            pointer, reason = pointer_from_msgspec(str(exc))
+            return problem_response(
+                "invalid-body",
+                f"{reason} at '{pointer or '/'}'.",
+                errors=(ProblemError(pointer=pointer, detail=reason),),
+            )
+        case msgspec.DecodeError():
+            return problem_response(
+                "malformed-json", str(exc), errors=(ProblemError(pointer="", detail=str(exc)),)
+            )
+        case HTTPException():
+            return _http_exception(exc)
+        case _:
+            _log.exception("unhandled_exception", error_type=type(exc).__name__)
+            return problem_response("internal-error", "Unexpected error.")
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI entries declaring that an operation may answer ``statuses`` with problems."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_MEDIA_TYPE,
+            description=", ".join(
+                sorted({p.title for p in PROBLEM_TYPES.values() if p.status == status})
+            ),
+        )
+        for status in statuses
+    }

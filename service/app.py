@@ -1,0 +1,196 @@
+"""``create_app(settings)``: the one place the service is wired together."""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import structlog
+from litestar import Litestar, Router
+from litestar.datastructures import ResponseHeader, State
+from litestar.di import Provide
+from litestar.enums import ScopeType
+from litestar.exceptions import NotFoundException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Tag
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path
+
+from service.api.checks import BatchRequest, BatchResult, CheckController
+from service.api.context import REQUEST_ID
+from service.api.openapi import openapi_document, openapi_json
+from service.api.operations import Health, OperationsController
+from service.api.problems import Problem, ProblemType, handle_exception
+from service.api.reference import ConditionController, ConditionView, TableController, TableList
+from service.bullseye.checks import CheckRequest, CheckResult
+from service.bullseye.dice import RandomSource
+from service.bullseye.tables import Table
+from service.logging import configure_logging
+from service.settings import Settings
+from service.store.client import make_client
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from litestar.types import Message, Receive, Scope, Send
+
+__all__ = ["API_VERSION", "BullseyeApp", "create_app", "published_openapi"]
+
+API_VERSION = "1.0.0"
+MAX_REQUEST_ID = 128
+
+# Every Struct a route reads or writes; their schemas are published as components.
+SCHEMA_TYPES = (
+    CheckRequest,
+    CheckResult,
+    BatchRequest,
+    BatchResult,
+    ConditionView,
+    Table,
+    TableList,
+    Problem,
+    ProblemType,
+    Health,
+)
+
+_DESCRIPTION = """\
+Runs the tabletop role-playing game **Bullseye v1.0** for other software: d20 checks with
+the book's modifier rules, conditions from depletable scores, and the narrative tables.
+Section numbers (§2.1.2) refer to the rulebook. Where the book is ambiguous the service
+applies the decisions listed in the project's RULES.md.
+
+Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
+`GET /problems/{code}`; validation problems list each error with a JSON pointer.
+"""
+
+_log = structlog.get_logger("service.http")
+
+
+def _valid_request_id(raw: bytes) -> str | None:
+    text = raw.decode("latin-1")
+    if 0 < len(text) <= MAX_REQUEST_ID and text.isascii() and text.isprintable():
+        return text
+    return None
+
+
+class BullseyeApp(Litestar):
+    """Litestar with one outermost layer per HTTP request: the request id and the access log.
+
+    It wraps the whole app, so 404s for unknown routes and every other framework error
+    carry ``X-Request-ID`` and are logged too. Bodies and credentials are never logged.
+    """
+
+    async def __call__(  # type: ignore[override]  # plain ASGI types, as Litestar's own middleware
+        self, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await super().__call__(scope, receive, send)
+            return
+        request_id = None
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                request_id = _valid_request_id(value)
+                break
+        request_id = request_id or uuid.uuid4().hex
+        token = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await super().__call__(scope, receive, send_with_id)
+        finally:
+            _log.info(
+                "request",
+                request_id=request_id,
+                method=scope.get("method"),
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            )
+            REQUEST_ID.reset(token)
+
+
+def _hidden(*_: Any) -> None:
+    """Guard for Litestar's own schema routes: the service publishes its own document."""
+    raise NotFoundException
+
+
+def create_app(settings: Settings | None = None, *, rng: RandomSource | None = None) -> Litestar:
+    """Build the app. ``rng`` replaces the server's dice (tests pass a seeded one)."""
+    settings = settings or Settings.from_env()
+    configure_logging(settings)
+
+    @asynccontextmanager
+    async def redis_client(app: Litestar) -> AsyncIterator[None]:
+        # Made here, never at import: each event loop (worker, test client) gets its own.
+        app.state.redis = make_client(settings)
+        try:
+            yield
+        finally:
+            await app.state.redis.aclose()
+
+    def publish_openapi(app: Litestar) -> None:
+        app.state.openapi_json = openapi_json(openapi_document(app, SCHEMA_TYPES))
+
+    server_rng: RandomSource = rng or secrets.SystemRandom()
+
+    def provide_rng() -> RandomSource:
+        return server_rng
+
+    return BullseyeApp(
+        route_handlers=[
+            CheckController,
+            ConditionController,
+            TableController,
+            OperationsController,
+            create_static_files_router(
+                path="/docs/assets", directories=[swagger_ui_path], include_in_schema=False
+            ),
+        ],
+        dependencies={"rng": Provide(provide_rng, sync_to_thread=False)},
+        exception_handlers={Exception: handle_exception},
+        lifespan=[redis_client],
+        on_startup=[publish_openapi],
+        state=State({"settings": settings}),
+        request_max_body_size=settings.max_body_bytes,
+        response_headers=[
+            ResponseHeader(
+                name="X-Request-ID",
+                description="The request's id: echoed from the request, or generated.",
+                documentation_only=True,
+            )
+        ],
+        openapi_config=OpenAPIConfig(
+            title="Bullseye rules service",
+            version=API_VERSION,
+            description=_DESCRIPTION,
+            tags=[
+                Tag(name="checks", description="Stateless checks (§2)."),
+                Tag(name="reference", description="Conditions and narrative tables."),
+                Tag(name="operations", description="Health, readiness, problem types."),
+            ],
+            openapi_router=Router(
+                "/_litestar/schema", route_handlers=[], guards=[_hidden], include_in_schema=False
+            ),
+        ),
+        logging_config=None,
+        debug=False,
+    )
+
+
+def published_openapi(settings: Settings) -> bytes:
+    """The OpenAPI document an app built with ``settings`` serves at ``/openapi.json``."""
+    return openapi_json(openapi_document(create_app(settings), SCHEMA_TYPES))

@@ -1,0 +1,93 @@
+"""Impairment, incapacitation and retirement from a depletable score (§3.2.3–§3.2.6)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+from service.bullseye.errors import Concern, RuleCode
+from service.bullseye.limits import Score, ScoreMaximum
+
+__all__ = [
+    "MAJOR_IMPAIRMENT",
+    "MINOR_IMPAIRMENT",
+    "Condition",
+    "State",
+    "Thresholds",
+    "condition",
+    "restore",
+    "score_concerns",
+    "thresholds",
+]
+
+MINOR_IMPAIRMENT = -2
+MAJOR_IMPAIRMENT = -5
+
+
+class State(StrEnum):
+    """How a character stands, from best to worst."""
+
+    HEALTHY = "healthy"
+    IMPAIRED = "impaired"
+    INCAPACITATED = "incapacitated"
+    RETIRED = "retired"
+
+
+class Thresholds(msgspec.Struct, frozen=True, kw_only=True):
+    """The scores at or below which each condition starts (§3.2.3, §3.2.4), rounded down."""
+
+    minor: Score
+    major: Score
+    incapacitated: Score
+
+
+class Condition(msgspec.Struct, frozen=True, kw_only=True):
+    """A character's condition at one score."""
+
+    impairment: int
+    state: State
+    thresholds: Thresholds
+
+
+def thresholds(maximum: ScoreMaximum) -> Thresholds:
+    """Three-quarters, one-half and one-quarter of ``maximum``, each rounded down."""
+    return Thresholds(minor=3 * maximum // 4, major=maximum // 2, incapacitated=maximum // 4)
+
+
+def condition(maximum: ScoreMaximum, current: Score) -> Condition:
+    """The condition of a character whose depletable score is ``current`` of ``maximum``."""
+    marks = thresholds(maximum)
+    if current <= marks.major:
+        impairment = MAJOR_IMPAIRMENT
+    elif current <= marks.minor:
+        impairment = MINOR_IMPAIRMENT
+    else:
+        impairment = 0
+    if current <= 0:
+        state = State.RETIRED
+    elif current <= marks.incapacitated:
+        state = State.INCAPACITATED
+    elif impairment:
+        state = State.IMPAIRED
+    else:
+        state = State.HEALTHY
+    return Condition(impairment=impairment, state=state, thresholds=marks)
+
+
+def restore(maximum: ScoreMaximum, current: Score, amount: int) -> int:
+    """§3.2.6: restoration raises the score by ``amount``, never above the maximum."""
+    return min(maximum, current + max(0, amount))
+
+
+def score_concerns(maximum: int, current: int, pointer: str) -> list[Concern]:
+    """A score above its maximum is impossible (§3.2.6)."""
+    if current <= maximum:
+        return []
+    return [
+        Concern(
+            code=RuleCode.CURRENT_ABOVE_MAXIMUM,
+            pointer=pointer,
+            detail=f"The score {current} is above its maximum {maximum} (§3.2.6).",
+        )
+    ]

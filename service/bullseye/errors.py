@@ -1,0 +1,61 @@
+"""Domain errors: one small hierarchy with stable codes, mapped to HTTP once, in ``api/``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+__all__ = ["Concern", "RuleCode", "RulesError"]
+
+
+class RuleCode(StrEnum):
+    """Stable codes of rule violations; each is also a problem type ``/problems/{code}``."""
+
+    QUICK10_WITH_DEPLETION = "quick10-with-depletion"
+    QUICK10_WITH_ROLL = "quick10-with-roll"
+    QUICK10_WITH_BULLSEYE = "quick10-with-bullseye"
+    ROLL_WITH_SEED = "roll-with-seed"
+    ILLEGAL_FACES = "illegal-faces"
+    CHARACTER_INCAPACITATED = "character-incapacitated"
+    CHARACTER_RETIRED = "character-retired"
+    CURRENT_ABOVE_MAXIMUM = "current-above-maximum"
+    DUPLICATE_DEPLETABLE = "duplicate-depletable"
+    UNKNOWN_DEPLETABLE = "unknown-depletable"
+    AFFECTS_REQUIRED = "affects-required"
+    SITUATIONAL_OUT_OF_RANGE = "situational-out-of-range"
+    TOO_MANY_QUALITIES_OF_TYPE = "too-many-qualities-of-type"
+    SEED_IGNORED = "seed-ignored"
+
+
+class Concern(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing wrong with an input: what (``code``), where (a JSON pointer) and why."""
+
+    code: RuleCode
+    pointer: str
+    detail: str
+
+    def under(self, prefix: str) -> Concern:
+        """The same concern, its pointer moved under ``prefix`` (e.g. a batch item)."""
+        return Concern(code=self.code, pointer=prefix + self.pointer, detail=self.detail)
+
+
+class RulesError(Exception):
+    """A well-formed request the rules refuse; carries every concern found, at once."""
+
+    def __init__(self, code: RuleCode, detail: str, concerns: tuple[Concern, ...] = ()) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.concerns = concerns
+
+    def under(self, prefix: str) -> RulesError:
+        """The same error with every pointer moved under ``prefix``."""
+        return RulesError(self.code, self.detail, tuple(c.under(prefix) for c in self.concerns))
+
+    @classmethod
+    def from_concerns(cls, concerns: list[Concern]) -> RulesError:
+        """One error for several concerns; its code is the first concern's."""
+        first = concerns[0]
+        detail = first.detail if len(concerns) == 1 else f"{len(concerns)} rule violations."
+        return cls(first.code, detail, tuple(concerns))

@@ -1,0 +1,51 @@
+"""Bounds of every number and string the rules accept, named for what they mean.
+
+They are enforced where input is decoded (``msgspec`` checks ``Meta`` on decode) and
+published in the OpenAPI schema, so a caller sees the limits before sending.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta
+
+__all__ = [
+    "MAX_CHECK_QUALITIES",
+    "MAX_DEPLETABLES",
+    "MAX_SITUATIONAL",
+    "Face",
+    "Label",
+    "Magnitude",
+    "Name",
+    "Score",
+    "ScoreMaximum",
+    "Seed",
+    "Target",
+    "ThreatOrProtection",
+]
+
+MAX_CHECK_QUALITIES = 24
+MAX_SITUATIONAL = 16
+MAX_DEPLETABLES = 2  # §7.6: at most two depletable qualities per character
+
+Name = Annotated[str, Meta(min_length=1, max_length=120, description="A name, 1–120 characters.")]
+Label = Annotated[
+    str, Meta(min_length=1, max_length=120, description="A short label, 1–120 characters.")
+]
+Magnitude = Annotated[int, Meta(ge=-100, le=100, description="A modifier's magnitude (§2.2).")]
+Target = Annotated[int, Meta(ge=-100, le=200, description="The target number T (§2.3).")]
+Score = Annotated[int, Meta(ge=-100000, le=100000, description="A depletable or conflict score.")]
+ScoreMaximum = Annotated[int, Meta(ge=1, le=100000, description="A depletable quality's maximum.")]
+ThreatOrProtection = Annotated[
+    int, Meta(ge=-20, le=20, description="A depletion modifier on the §2.4.3 scale, -20…+20.")
+]
+Face = Annotated[int, Meta(ge=1, le=20, description="One face shown by one die.")]
+Seed = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=2**53 - 1,
+        description="Seed for a reproducible roll (0 … 2^53-1, safe in JavaScript).",
+    ),
+]

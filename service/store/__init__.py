@@ -1,0 +1,1 @@
+"""Conflict state in Redis. For now: the one client per process and its health."""

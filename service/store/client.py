@@ -1,0 +1,36 @@
+"""The process's one ``redis.asyncio`` client: bounded blocking pool, explicit timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from service.settings import Settings
+
+__all__ = ["make_client", "ping"]
+
+
+def make_client(settings: Settings) -> aioredis.Redis:
+    """A client for ``settings.redis_url``. Connects lazily, so start-up never waits on Redis."""
+    assert settings.redis_url, "REDIS_URL must be set (python -m service embeds one otherwise)"
+    pool = aioredis.BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_max_connections,
+        timeout=settings.redis_pool_timeout,
+        socket_timeout=settings.redis_socket_timeout,
+        socket_connect_timeout=settings.redis_connect_timeout,
+        health_check_interval=30,
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
+async def ping(client: aioredis.Redis, timeout: float) -> bool:
+    """Whether Redis answers within ``timeout`` seconds."""
+    try:
+        return bool(await asyncio.wait_for(client.ping(), timeout))
+    except (RedisError, OSError, TimeoutError):
+        return False
