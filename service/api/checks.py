@@ -7,9 +7,11 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, post
+from litestar.params import Body
 from msgspec import Meta
 
 from service.api.body import StrictJson
+from service.api.examples import BATCH_EXAMPLES, CHECK_EXAMPLES
 from service.api.problems import problem_responses
 from service.bullseye.checks import CheckRequest, CheckResult, resolve_check
 from service.bullseye.dice import RandomSource
@@ -72,7 +74,9 @@ class CheckController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve(self, data: CheckRequest, rng: RandomSource) -> CheckResult:
+    def resolve(
+        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: RandomSource
+    ) -> CheckResult:
         """Resolve one check."""
         return resolve_check(data, rng, _check_id())
 
@@ -89,7 +93,9 @@ class CheckController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve_batch(self, data: BatchRequest, rng: RandomSource) -> BatchResult:
+    def resolve_batch(
+        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: RandomSource
+    ) -> BatchResult:
         """Resolve every check, or refuse the whole batch with every reason."""
         results: list[CheckResult] = []
         concerns: list[Concern] = []

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 from litestar import Controller, get
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
+from litestar.openapi.spec import Example
+from litestar.params import Parameter
 from litestar.response import Response
 
 from service.api.problems import (
@@ -83,9 +87,19 @@ class OperationsController(Controller):
         summary="What a problem type means",
         description="Every problem's `type` is `/problems/{code}`; this explains it.",
         sync_to_thread=False,
-        responses=problem_responses(404),
+        responses=problem_responses(400, 404),
     )
-    def problem_type(self, code: str) -> ProblemType:
+    def problem_type(
+        self,
+        code: Annotated[
+            str,
+            Parameter(
+                max_length=64,
+                description="A problem code.",
+                examples=[Example(value="quick10-with-depletion")],
+            ),
+        ],
+    ) -> ProblemType:
         """One problem type."""
         try:
             return PROBLEM_TYPES[code]

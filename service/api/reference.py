@@ -7,6 +7,7 @@ from typing import Annotated
 import msgspec
 from litestar import Controller, get
 from litestar.exceptions import NotFoundException
+from litestar.openapi.spec import Example
 from litestar.params import Parameter
 
 from service.api.problems import problem_responses
@@ -51,8 +52,21 @@ class ConditionController(Controller):
     )
     def condition(
         self,
-        maximum: Annotated[int, Parameter(ge=1, le=100000, description="The maximum score.")],
-        current: Annotated[int, Parameter(ge=-100000, le=100000, description="The current score.")],
+        maximum: Annotated[
+            int,
+            Parameter(
+                ge=1, le=100000, description="The maximum score.", examples=[Example(value=42)]
+            ),
+        ],
+        current: Annotated[
+            int,
+            Parameter(
+                ge=-100000,
+                le=100000,
+                description="The current score.",
+                examples=[Example(value=21)],
+            ),
+        ],
     ) -> ConditionView:
         """The condition at ``current`` of ``maximum``."""
         if concerns := score_concerns(maximum, current, "/current"):
@@ -85,10 +99,16 @@ class TableController(Controller):
         description="`name` is one of: " + ", ".join(f"`{n}`" for n in TableName) + ". "
         "A value falls in the highest row at or below it; below the bottom row, the bottom row.",
         sync_to_thread=False,
-        responses=problem_responses(404),
+        responses=problem_responses(400, 404),
     )
     def get_table(
-        self, name: Annotated[str, Parameter(max_length=32, description="The table's name.")]
+        self,
+        name: Annotated[
+            str,
+            Parameter(
+                max_length=32, description="The table's name.", examples=[Example(value="spread")]
+            ),
+        ],
     ) -> Table:
         """One table by name."""
         try:
