@@ -7,6 +7,7 @@ first, handed to the workers through ``REDIS_URL``, and stopped when the server 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from contextlib import ExitStack
 
@@ -26,6 +27,10 @@ def _redact(url: str) -> str:
     return f"{scheme}://***@{rest.rpartition('@')[2]}"
 
 
+def _exit_cleanly(signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
 def main() -> int:
     """Serve until interrupted."""
     try:
@@ -35,6 +40,9 @@ def main() -> int:
         return 2
     configure_logging(settings)
     log = structlog.get_logger("service")
+    # uvicorn re-raises the stop signal once it has shut down; exit through Python then,
+    # so the embedded Redis below is stopped and removed.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
     with ExitStack() as stack:
         if settings.redis_url:
             log.info("redis", mode="external", url=_redact(settings.redis_url))

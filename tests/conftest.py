@@ -57,10 +57,16 @@ class ServedApp:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        full_env = {**os.environ, **env, "HOST": "127.0.0.1", "PORT": str(self.port)}
-        full_env.setdefault("WEB_CONCURRENCY", "1")
-        if "REDIS_URL" in env and env["REDIS_URL"] == "":
-            full_env.pop("REDIS_URL")
+        full_env = {
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "WEB_CONCURRENCY": "1",
+            "LOG_FORMAT": "json",
+            **env,
+        }
+        if not full_env.get("REDIS_URL"):
+            full_env.pop("REDIS_URL", None)
         self._log_file = log.open("wb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service"],

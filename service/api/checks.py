@@ -7,6 +7,7 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, post
+from litestar.di import NamedDependency
 from litestar.params import Body
 from msgspec import Meta
 
@@ -20,6 +21,9 @@ from service.bullseye.errors import Concern, RulesError
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
 
 MAX_BATCH = 100
+
+# The server's dice, injected by the app (create_app's ``rng``).
+ServerDice = NamedDependency[RandomSource]
 
 
 class BatchRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,7 +79,7 @@ class CheckController(Controller):
         responses=problem_responses(400, 413, 415, 422),
     )
     def resolve(
-        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: RandomSource
+        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
     ) -> CheckResult:
         """Resolve one check."""
         return resolve_check(data, rng, _check_id())
@@ -94,7 +98,7 @@ class CheckController(Controller):
         responses=problem_responses(400, 413, 415, 422),
     )
     def resolve_batch(
-        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: RandomSource
+        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: ServerDice
     ) -> BatchResult:
         """Resolve every check, or refuse the whole batch with every reason."""
         results: list[CheckResult] = []

@@ -1,0 +1,63 @@
+"""`python -m service`, as `make run` starts it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import ServedApp
+
+
+def _log_events(log: Path) -> list[dict]:
+    events = []
+    for line in log.read_text().splitlines():
+        if line.startswith("{"):
+            events.append(json.loads(line))
+    return events
+
+
+def test_without_redis_url_an_embedded_redis_is_started_and_stopped(tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": ""}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        assert httpx.get(app.url + "/readyz").json() == {"status": "ready"}
+        check = httpx.post(app.url + "/v1/checks", json={"target": 10, "seed": 3})
+        assert check.status_code == 200
+    finally:
+        assert app.stop() == 0
+    redis_events = [e for e in _log_events(app.log) if e.get("event") == "redis"]
+    assert redis_events
+    assert redis_events[0]["mode"] == "embedded"
+    socket_path = Path(redis_events[0]["url"].removeprefix("unix://"))
+    assert not socket_path.parent.exists(), "the embedded Redis must be removed on stop"
+
+
+def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": redis_url}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        assert httpx.get(app.url + "/readyz").status_code == 200
+    finally:
+        app.stop()
+    events = _log_events(app.log)
+    assert {"mode": "external", "url": redis_url}.items() <= next(
+        e for e in events if e.get("event") == "redis"
+    ).items()
+    requests = [e for e in events if e.get("event") == "request"]
+    assert requests
+    assert all("request_id" in e and "status" in e for e in requests)
+
+
+def test_invalid_settings_stop_the_service_with_a_clear_message(tmp_path: Path) -> None:
+    app = ServedApp({"PORT": "not-a-port"}, tmp_path / "service.log")
+    app.process.wait(timeout=20)
+    assert app.process.returncode == 2
+    assert "invalid environment" in app.log.read_text()
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/docs", "/openapi.json"])
+def test_served_operational_pages(served_url: str, path: str) -> None:
+    assert httpx.get(served_url + path).status_code == 200

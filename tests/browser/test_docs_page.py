@@ -1,0 +1,56 @@
+"""A real headless Chromium opens /docs from a running server (no internet needed)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.fail(
+            "Chromium is required for the browser test: `make system-deps` "
+            "(Debian: apt-get install chromium); .ci/run installs it."
+        )
+    return path
+
+
+def test_docs_page_lists_the_check_operation(served_url: str) -> None:
+    """The Swagger UI renders from locally served assets and shows POST /v1/checks."""
+    foreign_requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            page = browser.new_page()
+            page.on(
+                "request",
+                lambda request: (
+                    foreign_requests.append(request.url)
+                    if not request.url.startswith((served_url, "data:"))
+                    else None
+                ),
+            )
+            page.goto(f"{served_url}/docs")
+            operation = page.locator("#operations-checks-resolveCheck")
+            operation.wait_for(state="visible", timeout=20_000)
+            assert "/v1/checks" in operation.inner_text()
+            assert page.locator(".opblock-summary-path", has_text="/v1/checks/batch").count() == 1
+            assert page.title().startswith("Bullseye rules service")
+        finally:
+            browser.close()
+    assert foreign_requests == [], "the docs page must not load anything from the internet"

@@ -1,0 +1,54 @@
+"""Schemathesis fuzzes the served app over HTTP, as any caller would reach it.
+
+Served by its own process (not the in-process ASGI transport, which would run the
+lifespan per request), with examples, coverage and fuzzing phases, positive and
+negative data, and every check enabled.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+CONFIG = Path(__file__).with_name("schemathesis.toml")
+MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")
+
+
+def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path) -> None:
+    """Zero failures over every operation of the published document."""
+    st = Path(sys.executable).with_name("st")
+    result = subprocess.run(
+        [
+            str(st),
+            "--config-file",
+            str(CONFIG),
+            "--no-color",
+            "run",
+            f"{served_url}/openapi.json",
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--checks",
+            "all",
+            "--mode",
+            "all",
+            "--max-examples",
+            MAX_EXAMPLES,
+            "--seed",
+            "20261122",
+            "--workers",
+            "2",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    summary = result.stdout[-6000:]
+    assert result.returncode == 0, summary
+    for phase in ("Examples", "Coverage", "Fuzzing"):
+        assert f"✅ {phase}" in result.stdout, f"phase {phase} did not pass:\n{summary}"
+    assert "No issues found" in result.stdout, summary
