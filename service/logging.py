@@ -1,4 +1,8 @@
-"""structlog: one JSON line per event in production, readable lines on a terminal."""
+"""structlog: one JSON line per event in production, readable lines on a terminal.
+
+The standard library's records (uvicorn's start-up and error lines) go through the same
+renderer, so every line the process writes has the same shape.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +19,8 @@ if TYPE_CHECKING:
 __all__ = ["configure_logging"]
 
 
-def _encode(event: object, **_: object) -> bytes:
-    return msgspec.json.encode(event, enc_hook=repr)
+def _encode(event: object, **_: object) -> str:
+    return msgspec.json.encode(event, enc_hook=repr).decode()
 
 
 def configure_logging(settings: Settings) -> None:
@@ -28,26 +32,32 @@ def configure_logging(settings: Settings) -> None:
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
+        structlog.stdlib.add_logger_name,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
+    renderer: structlog.types.Processor
     if as_json:
-        renderer: structlog.types.Processor = structlog.processors.JSONRenderer(serializer=_encode)
-        factory: structlog.types.WrappedLogger = structlog.BytesLoggerFactory(sys.stderr.buffer)
-        processors: list[structlog.types.Processor] = [
-            *shared,
-            structlog.processors.dict_tracebacks,
-            renderer,
-        ]
+        shared.append(structlog.processors.dict_tracebacks)
+        renderer = structlog.processors.JSONRenderer(serializer=_encode)
     else:
         renderer = structlog.dev.ConsoleRenderer()
-        factory = structlog.PrintLoggerFactory(sys.stderr)
-        processors = [*shared, renderer]
     structlog.configure(
-        processors=processors,
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=factory,
+        logger_factory=structlog.stdlib.LoggerFactory(),
         cache_logger_on_first_use=True,
     )
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(message)s", force=True)
-    for noisy in ("uvicorn.access", "httpx"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True
+    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
