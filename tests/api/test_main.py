@@ -61,3 +61,23 @@ def test_invalid_settings_stop_the_service_with_a_clear_message(tmp_path: Path) 
 @pytest.mark.parametrize("path", ["/healthz", "/docs", "/openapi.json"])
 def test_served_operational_pages(served_url: str, path: str) -> None:
     assert httpx.get(served_url + path).status_code == 200
+
+
+def test_logs_never_contain_bodies(redis_url: str, tmp_path: Path) -> None:
+    marker = "secret-marker-7f3a"
+    app = ServedApp({"REDIS_URL": redis_url}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        body = {
+            "target": 5,
+            "seed": 1,
+            "qualities": [{"name": marker, "type": "core", "magnitude": 8}],
+        }
+        assert httpx.post(app.url + "/v1/checks", json=body).status_code == 200
+        bad = {"target": 5, "qualities": [{"name": marker, "type": "core", "magnitude": 800}]}
+        assert httpx.post(app.url + "/v1/checks", json=bad).status_code == 400
+    finally:
+        app.stop()
+    log = app.log.read_text()
+    assert '"path":"/v1/checks"' in log
+    assert marker not in log
