@@ -35,7 +35,7 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 openapi: $(STAMP)
-	$(BIN)/python -m service.api.export > openapi/openapi.json
+	$(BIN)/python -m service.api.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json
 
 openapi-check: $(STAMP)
 	@$(BIN)/python -m service.api.export | diff -u openapi/openapi.json - \

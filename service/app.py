@@ -19,15 +19,14 @@ from litestar.openapi.spec import Tag
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
-from service.api.checks import BatchRequest, BatchResult, CheckController
+from service.api.characters import CharacterController
+from service.api.checks import CheckController
 from service.api.context import REQUEST_ID
 from service.api.openapi import openapi_document, openapi_json
-from service.api.operations import Health, OperationsController
-from service.api.problems import Problem, ProblemType, handle_exception
-from service.api.reference import ConditionController, ConditionView, TableController, TableList
-from service.bullseye.checks import CheckRequest, CheckResult
+from service.api.operations import OperationsController
+from service.api.problems import handle_exception
+from service.api.reference import ConditionController, TableController
 from service.bullseye.dice import RandomSource
-from service.bullseye.tables import Table
 from service.logging import configure_logging
 from service.settings import Settings
 from service.store.client import make_client
@@ -42,19 +41,6 @@ __all__ = ["API_VERSION", "BullseyeApp", "create_app", "published_openapi"]
 API_VERSION = "1.0.0"
 MAX_REQUEST_ID = 128
 
-# Every Struct a route reads or writes; their schemas are published as components.
-SCHEMA_TYPES = (
-    CheckRequest,
-    CheckResult,
-    BatchRequest,
-    BatchResult,
-    ConditionView,
-    Table,
-    TableList,
-    Problem,
-    ProblemType,
-    Health,
-)
 
 _DESCRIPTION = """\
 Runs the tabletop role-playing game **Bullseye v1.0** for other software: d20 checks with
@@ -143,7 +129,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
             await app.state.redis.aclose()
 
     def publish_openapi(app: Litestar) -> None:
-        app.state.openapi_json = openapi_json(openapi_document(app, SCHEMA_TYPES))
+        app.state.openapi_json = openapi_json(openapi_document(app))
 
     server_rng: RandomSource = rng or secrets.SystemRandom()
 
@@ -153,6 +139,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
     return BullseyeApp(
         route_handlers=[
             CheckController,
+            CharacterController,
             ConditionController,
             TableController,
             OperationsController,
@@ -179,6 +166,9 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
             description=_DESCRIPTION,
             tags=[
                 Tag(name="checks", description="Stateless checks (§2)."),
+                Tag(
+                    name="characters", description="Character creation and its variants (§3.3, §7)."
+                ),
                 Tag(name="reference", description="Conditions and narrative tables."),
                 Tag(name="operations", description="Health, readiness, problem types."),
             ],
@@ -193,4 +183,4 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
 
 def published_openapi(settings: Settings) -> bytes:
     """The OpenAPI document an app built with ``settings`` serves at ``/openapi.json``."""
-    return openapi_json(openapi_document(create_app(settings), SCHEMA_TYPES))
+    return openapi_json(openapi_document(create_app(settings)))

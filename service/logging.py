@@ -60,4 +60,5 @@ def configure_logging(settings: Settings) -> None:
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
-    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+    for chatty in ("uvicorn.access", "httpx"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
