@@ -42,6 +42,7 @@ def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path) -> None:
             "--report-dir",
             str(tmp_path),
         ],
+        cwd=tmp_path,  # its crash cache and reports stay out of the work tree
         capture_output=True,
         text=True,
         timeout=600,
