@@ -71,7 +71,7 @@ VALID_CHARACTER: dict[str, Any] = {
             {"name": "A fast sloop named Heron", "type": "material", "magnitude": 7},
             {"name": "Steady hands", "type": "intrinsic", "magnitude": 3},
             {"name": "Knows every harbour master", "type": "experiential", "magnitude": 4},
-            {"name": "Forger's training", "type": "experiential", "magnitude": 2},
+            {"name": "Forgery training", "type": "experiential", "magnitude": 2},
             {"name": "Hidden cache of coin", "type": "material", "magnitude": 3},
         ],
         "depletable": [{"name": "health", "maximum": 44}],
