@@ -240,19 +240,20 @@ def _check_names(character: Character, found: _Findings) -> None:
 def _check_unique(
     named: Iterable[tuple[str, str]], code: SheetCode, what: str, found: _Findings
 ) -> None:
-    seen: set[str] = set()
+    first: dict[str, str] = {}
     for pointer, name in named:
         if not name.strip():
             found.violation(SheetCode.BLANK_NAME, pointer + "/name", f"Every {what} needs a name.")
             continue
         key = name.strip().casefold()
-        if key in seen:
+        if key in first:
             found.violation(
                 code,
                 pointer + "/name",
-                f"Another {what} is already called '{name}'; names must differ.",
+                f"Another {what} is already called '{first[key]}' (names ignore case); "
+                "give this one a different name.",
             )
-        seen.add(key)
+        first.setdefault(key, name)
 
 
 def _check_core(character: Character, variants: Variants, found: _Findings) -> None:
@@ -288,12 +289,13 @@ def _check_core(character: Character, variants: Variants, found: _Findings) -> N
 
 
 def _check_bought_types(character: Character, variants: Variants, found: _Findings) -> None:
-    """§3.3.3: a +7 starting quality of each type, up to two more at +1…+6, three at most."""
+    """§3.3.3: a free +7 starting quality of each type, and at most two more at +1…+6."""
     starting = _starting_indices(character.qualities)
     low, high = ADDITIONAL_RANGE
     for kind in BOUGHT_TYPES:
-        of_type = [i for i, q in enumerate(character.qualities) if q.type is kind]
-        if kind not in starting:
+        start = starting.get(kind)
+        additional = [i for i, q in enumerate(character.qualities) if q.type is kind and i != start]
+        if start is None:
             if variants.define_during_play:
                 found.warning(
                     SheetCode.NOT_YET_DEFINED,
@@ -306,21 +308,31 @@ def _check_bought_types(character: Character, variants: Variants, found: _Findin
                     "/qualities",
                     f"Every character starts with one {kind} quality at +7 (§3.3.3).",
                 )
-        for extra in of_type[MAX_PER_TYPE:]:
+        for extra in additional[MAX_PER_TYPE - 1 :]:
             found.violation(
                 SheetCode.TOO_MANY_OF_TYPE,
                 f"/qualities/{extra}",
-                f"At most {MAX_PER_TYPE} {kind} qualities, the starting one included (§3.3.3).",
+                f"Besides the +7 starting {kind} quality, at most {MAX_PER_TYPE - 1} more "
+                f"can be bought (§3.3.3); '{character.qualities[extra].name}' would be one "
+                "too many.",
             )
-        for index in of_type:
+        for index in additional:
             magnitude = character.qualities[index].magnitude
-            if starting.get(kind) != index and not low <= magnitude <= high:
-                found.violation(
-                    SheetCode.ADDITIONAL_OUT_OF_RANGE,
-                    f"/qualities/{index}/magnitude",
-                    f"An additional {kind} quality is +{low} to +{high} (§3.3.3); "
-                    f"this one is {magnitude:+d}.",
+            if low <= magnitude <= high:
+                continue
+            detail = (
+                f"An additional {kind} quality is +{low} to +{high} (§3.3.3); this one is "
+                f"{magnitude:+d}."
+            )
+            if start is not None and magnitude == STARTING_MAGNITUDE:
+                detail = (
+                    f"'{character.qualities[start].name}' is already your free +7 starting "
+                    f"{kind} quality; any other {kind} quality is bought at +{low} to +{high} "
+                    "(§3.3.3)."
                 )
+            found.violation(
+                SheetCode.ADDITIONAL_OUT_OF_RANGE, f"/qualities/{index}/magnitude", detail
+            )
 
 
 def _check_negatives(character: Character, found: _Findings) -> None:
@@ -349,31 +361,32 @@ def _check_depletables(
 ) -> None:
     """§3.3.4: one depletable quality (two under §7.6; none of its own in a §7.5 group)."""
     count = len(character.depletable)
-    own = (
-        (1 if variants.multiple_depletables else 0)
-        if in_group
-        else (2 if variants.multiple_depletables else 1)
-    )
-    if count != own:
-        reason = (
-            "with the group depletable quality (§7.5)"
-            if in_group
-            else "(§3.3.4)"
-            if not variants.multiple_depletables
-            else "under §7.6"
+    own = int(variants.multiple_depletables) + (0 if in_group else 1)
+    if count < own and variants.define_during_play:
+        missing = own - count
+        found.warning(
+            SheetCode.NOT_YET_DEFINED,
+            "/depletable",
+            f"{missing} depletable {'quality' if missing == 1 else 'qualities'} not yet "
+            "defined (§7.3).",
         )
-        if count < own and variants.define_during_play:
-            found.warning(
-                SheetCode.NOT_YET_DEFINED,
-                "/depletable",
-                f"{own - count} depletable quality not yet defined {reason}.",
+    elif count != own:
+        if in_group:
+            detail = (
+                "In a group (§7.5) the shared score replaces a character's own depletable "
+                "quality"
+                + (
+                    "; with two depletable qualities (§7.6) one of your own remains."
+                    if variants.multiple_depletables
+                    else "; remove this one."
+                )
             )
         else:
-            found.violation(
-                SheetCode.DEPLETABLE_COUNT,
-                "/depletable",
-                f"A character has {own} depletable quality of its own {reason}, not {count}.",
+            wanted = (
+                "two depletable qualities (§7.6)" if own == 2 else "one depletable quality (§3.3.4)"
             )
+            detail = f"A character has {wanted}; this sheet has {count}."
+        found.violation(SheetCode.DEPLETABLE_COUNT, "/depletable", detail)
     for index, item in enumerate(character.depletable):
         if not DEPLETABLE_BASE <= item.maximum <= DEPLETABLE_MAX:
             found.violation(
@@ -396,19 +409,27 @@ def _check_depletion_modifier(character: Character, found: _Findings) -> None:
         )
 
 
-def _check_budget(points: Points, variants: Variants, found: _Findings) -> None:
+def _check_budget(
+    points: Points, variants: Variants, found: _Findings, group_contribution: int
+) -> None:
     if points.spent > points.budget:
+        into_group = (
+            f", {group_contribution} of them put into the group score (§7.5)"
+            if group_contribution
+            else ""
+        )
         found.violation(
             SheetCode.OVER_BUDGET,
             "",
-            f"{points.spent} points spent of {points.budget} (§3.3.2): "
-            f"{points.spent - points.budget} too many.",
+            f"{points.spent} points spent{into_group}, of a budget of {points.budget} "
+            f"(§3.3.2): {points.spent - points.budget} too many.",
         )
     elif points.remaining and not variants.define_during_play:
+        verb = "is" if points.remaining == 1 else "are"
         found.warning(
             SheetCode.POINTS_UNSPENT,
             "",
-            f"{points.remaining} of {points.budget} points are unspent.",
+            f"{points.remaining} of {points.budget} points {verb} unspent.",
         )
 
 
@@ -467,7 +488,7 @@ def validate_character(
     _check_depletables(character, variants, found, in_group=in_group)
     _check_depletion_modifier(character, found)
     points = points_for(character, variants, extra_depletable=group_contribution or 0)
-    _check_budget(points, variants, found)
+    _check_budget(points, variants, found, group_contribution or 0)
     if previous is not None:
         if variants.define_during_play:
             _check_established(character, previous, prefix, previous_prefix, found)

@@ -100,7 +100,8 @@ def validate_party(party: Party) -> PartyReport:
                 Finding(
                     code=SheetCode.DUPLICATE_CHARACTER_NAME,
                     pointer=f"/members/{index}/character/name",
-                    detail=f"Member {seen[key]} is already called '{member.character.name}'.",
+                    detail="Another member of the group is already called "
+                    f"'{party.members[seen[key]].character.name}' (names ignore case).",
                 )
             )
         seen.setdefault(key, index)
