@@ -497,8 +497,8 @@ def validate_character(
                 Finding(
                     code=SheetCode.PREVIOUS_IGNORED,
                     pointer=previous_prefix,
-                    detail="'previous' is compared only when qualities are defined during play "
-                    "(variants.define_during_play, §7.3).",
+                    detail="The previous sheet was not compared: established qualities are "
+                    "checked only when qualities are defined during play (§7.3).",
                 )
             )
     conditions = tuple(
