@@ -46,7 +46,7 @@ _DESCRIPTION = """\
 Runs the tabletop role-playing game **Bullseye v1.0** for other software: d20 checks with
 the book's modifier rules, conditions from depletable scores, and the narrative tables.
 Section numbers (§2.1.2) refer to the rulebook. Where the book is ambiguous the service
-applies the decisions listed in the project's RULES.md.
+applies the decisions listed in the project README's "Rules as applied, and decisions".
 
 Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
 `GET /problems/{code}`; validation problems list each error with a JSON pointer.

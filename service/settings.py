@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 __all__ = ["Settings", "SettingsError"]
 
@@ -15,21 +16,31 @@ class SettingsError(ValueError):
     """An environment variable holds a value the service cannot use."""
 
 
+REDIS_SCHEMES = ("redis:", "rediss:", "unix:")
+Seconds = Annotated[float, Meta(gt=0, le=60)]
+_UPPER_CASE = {"log_level"}
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything configurable; each field is read from the upper-cased variable."""
 
-    host: str = "127.0.0.1"
-    port: int = 8000
-    web_concurrency: int = 0  # 0: one worker per core
+    host: Annotated[str, Meta(min_length=1)] = "127.0.0.1"
+    port: Annotated[int, Meta(ge=1, le=65535)] = 8000
+    web_concurrency: Annotated[int, Meta(ge=0, le=512)] = 0  # 0: one worker per core
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
-    redis_max_connections: int = 64
-    redis_socket_timeout: float = 1.0
-    redis_connect_timeout: float = 1.0
-    redis_pool_timeout: float = 1.0
-    redis_retry_after_seconds: int = 2
-    max_body_bytes: int = 65536
+    redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
+    redis_socket_timeout: Seconds = 1.0
+    redis_connect_timeout: Seconds = 1.0
+    redis_pool_timeout: Seconds = 1.0
+    redis_retry_after_seconds: Annotated[int, Meta(ge=1, le=3600)] = 2
+    max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
+
+    def __post_init__(self) -> None:
+        if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
+            schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
+            raise ValueError(f"REDIS_URL must start with one of {schemes}")
 
     @property
     def workers(self) -> int:
@@ -41,11 +52,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         """Settings from ``environ`` (default: the process environment)."""
         environ = os.environ if environ is None else environ
         raw = {
-            name: environ[name.upper()]
+            name: environ[name.upper()].upper() if name in _UPPER_CASE else environ[name.upper()]
             for name in cls.__struct_fields__
             if environ.get(name.upper(), "") != ""
         }
         try:
             return msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as error:
-            raise SettingsError(f"invalid environment: {error}") from error
+            reason, _, field = str(error).partition(" - at `$.")
+            where = f" variable {field.rstrip('`').upper()}" if field else ""
+            raise SettingsError(f"invalid environment{where}: {reason}") from error

@@ -20,7 +20,13 @@ from service.api.problems import (
 )
 from service.store.client import ping
 
-__all__ = ["DOCS_HTML", "Health", "OperationsController"]
+__all__ = ["DOCS_HTML", "Health", "OperationsController", "ProblemTypeList"]
+
+
+class ProblemTypeList(msgspec.Struct, frozen=True, kw_only=True):
+    """Every problem type the service can answer with."""
+
+    problems: tuple[ProblemType, ...]
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,6 +86,17 @@ class OperationsController(Controller):
                 headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
             )
         return Health(status="ready")
+
+    @get(
+        "/problems",
+        operation_id="listProblemTypes",
+        summary="Every problem type",
+        description="The index of `/problems/{code}`: every `type` an error can have.",
+        sync_to_thread=False,
+    )
+    def problem_types(self) -> ProblemTypeList:
+        """All problem types."""
+        return ProblemTypeList(problems=tuple(PROBLEM_TYPES.values()))
 
     @get(
         "/problems/{code:str}",

@@ -299,7 +299,12 @@ def _http_exception(exc: HTTPException) -> Response[bytes]:
 
 
 def _concern_error(concern: Concern) -> ProblemError:
-    return ProblemError(code=concern.code.value, pointer=concern.pointer, detail=concern.detail)
+    return ProblemError(
+        code=concern.code.value,
+        pointer=concern.pointer,
+        parameter=concern.parameter,
+        detail=concern.detail,
+    )
 
 
 def handle_exception(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:

@@ -69,7 +69,7 @@ class ConditionController(Controller):
         ],
     ) -> ConditionView:
         """The condition at ``current`` of ``maximum``."""
-        if concerns := score_concerns(maximum, current, "/current"):
+        if concerns := score_concerns(maximum, current, parameter="current"):
             raise RulesError.from_concerns(concerns)
         now = condition(maximum, current)
         return ConditionView(

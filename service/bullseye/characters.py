@@ -132,7 +132,7 @@ class Variants(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
 
 class Points(msgspec.Struct, frozen=True, kw_only=True):
-    """Where the creation points went; ``qualities + depletable + depletion_modifier == spent``."""
+    """Where the creation points went: `qualities + depletable + depletion_modifier == spent`."""
 
     budget: int
     spent: int

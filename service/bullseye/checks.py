@@ -19,11 +19,12 @@ from service.bullseye.limits import (
     MAX_SITUATIONAL,
     Face,
     Name,
+    Protection,
     Score,
     ScoreMaximum,
     Seed,
     Target,
-    ThreatOrProtection,
+    Threat,
 )
 from service.bullseye.modifiers import (
     ModifierLine,
@@ -64,10 +65,10 @@ class DepletableScore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
 
 
 class DepletionSide(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """What one side inflicts (``threat``) and how it is protected (``depletion_modifier``)."""
+    """What one side inflicts (`threat`) and how it is protected (`depletion_modifier`)."""
 
-    threat: ThreatOrProtection = 0
-    depletion_modifier: ThreatOrProtection = 0
+    threat: Threat = 0
+    depletion_modifier: Protection = 0
 
 
 class DepletionAtIssue(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

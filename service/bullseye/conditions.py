@@ -80,14 +80,17 @@ def restore(maximum: ScoreMaximum, current: Score, amount: int) -> int:
     return min(maximum, current + max(0, amount))
 
 
-def score_concerns(maximum: int, current: int, pointer: str) -> list[Concern]:
-    """A score above its maximum is impossible (§3.2.6)."""
+def score_concerns(
+    maximum: int, current: int, pointer: str | None = None, parameter: str | None = None
+) -> list[Concern]:
+    """A score above its maximum is impossible (§3.2.6); where: a body pointer or a parameter."""
     if current <= maximum:
         return []
     return [
         Concern(
             code=RuleCode.CURRENT_ABOVE_MAXIMUM,
             pointer=pointer,
+            parameter=parameter,
             detail=f"The score {current} is above its maximum {maximum} (§3.2.6).",
         )
     ]

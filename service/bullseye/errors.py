@@ -28,15 +28,21 @@ class RuleCode(StrEnum):
     SEED_IGNORED = "seed-ignored"
 
 
-class Concern(msgspec.Struct, frozen=True, kw_only=True):
-    """One thing wrong with an input: what (``code``), where (a JSON pointer) and why."""
+class Concern(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One thing wrong with an input: what (`code`), where and why.
+
+    Where is a JSON `pointer` into the body, or the query `parameter` at fault.
+    """
 
     code: RuleCode
-    pointer: str
     detail: str
+    pointer: str | None = None
+    parameter: str | None = None
 
     def under(self, prefix: str) -> Concern:
         """The same concern, its pointer moved under ``prefix`` (e.g. a batch item)."""
+        if self.pointer is None:
+            return self
         return Concern(code=self.code, pointer=prefix + self.pointer, detail=self.detail)
 
 

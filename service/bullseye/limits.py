@@ -18,11 +18,12 @@ __all__ = [
     "Label",
     "Magnitude",
     "Name",
+    "Protection",
     "Score",
     "ScoreMaximum",
     "Seed",
     "Target",
-    "ThreatOrProtection",
+    "Threat",
 ]
 
 MAX_CHECK_QUALITIES = 24
@@ -37,8 +38,23 @@ Magnitude = Annotated[int, Meta(ge=-100, le=100, description="A modifier's magni
 Target = Annotated[int, Meta(ge=-100, le=200, description="The target number T (§2.3).")]
 Score = Annotated[int, Meta(ge=-100000, le=100000, description="A depletable or conflict score.")]
 ScoreMaximum = Annotated[int, Meta(ge=1, le=100000, description="A depletable quality's maximum.")]
-ThreatOrProtection = Annotated[
-    int, Meta(ge=-20, le=20, description="A depletion modifier on the §2.4.3 scale, -20…+20.")
+Threat = Annotated[
+    int,
+    Meta(
+        ge=-20,
+        le=20,
+        description="How much harm this side inflicts: the depletion modifier "
+        "of its weapon, hazard or argument on the §2.4.3 scale, -20…+20.",
+    ),
+]
+Protection = Annotated[
+    int,
+    Meta(
+        ge=-20,
+        le=20,
+        description="How this side is protected: its own depletion modifier, "
+        "added to what it suffers (PCs 0…-10, §3.3.5), -20…+20.",
+    ),
 ]
 Face = Annotated[int, Meta(ge=1, le=20, description="One face shown by one die.")]
 Seed = Annotated[

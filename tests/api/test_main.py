@@ -51,11 +51,33 @@ def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: 
     assert all("request_id" in e and "status" in e for e in requests)
 
 
-def test_invalid_settings_stop_the_service_with_a_clear_message(tmp_path: Path) -> None:
-    app = ServedApp({"PORT": "not-a-port"}, tmp_path / "service.log")
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PORT", "not-a-port", "PORT: Expected `int`, got `str`"),
+        ("PORT", "70000", "PORT: Expected `int` <= 65535"),
+        ("REDIS_URL", "http://x", "REDIS_URL must start with one of redis://"),
+        ("REDIS_RETRY_AFTER_SECONDS", "-5", "REDIS_RETRY_AFTER_SECONDS: Expected `int` >= 1"),
+        ("REDIS_SOCKET_TIMEOUT", "0", "REDIS_SOCKET_TIMEOUT: Expected `float` > 0.0"),
+        ("LOG_FORMAT", "xml", "LOG_FORMAT"),
+    ],
+)
+def test_invalid_settings_stop_the_service_with_a_clear_message(
+    tmp_path: Path, variable: str, value: str, message: str
+) -> None:
+    app = ServedApp({variable: value}, tmp_path / "service.log")
     app.process.wait(timeout=20)
     assert app.process.returncode == 2
-    assert "invalid environment" in app.log.read_text()
+    output = app.log.read_text()
+    assert output.startswith("bullseye: invalid environment")
+    assert message in output
+    assert "Traceback" not in output
+
+
+def test_log_level_is_case_insensitive() -> None:
+    from service.settings import Settings
+
+    assert Settings.from_env({"LOG_LEVEL": "debug"}).log_level == "DEBUG"
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/docs", "/openapi.json"])

@@ -34,8 +34,12 @@ def test_conditions_follow_the_books_example(
 
 
 def test_a_score_above_its_maximum_is_422(client: TestClient) -> None:
+    """§3.2.6: the error names the query parameter at fault."""
     response = client.get("/v1/conditions", params={"maximum": 42, "current": 43})
-    assert_problem(response, 422, "current-above-maximum")
+    problem = assert_problem(response, 422, "current-above-maximum")
+    assert [(e.get("parameter"), e.get("pointer")) for e in problem["errors"]] == [
+        ("current", None)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -79,6 +83,8 @@ def test_every_problem_type_is_resolvable(client: TestClient) -> None:
         assert body["type"] == f"/problems/{code}"
         assert body["description"]
     assert {code.value for code in RuleCode} <= set(PROBLEM_TYPES)
+    index = client.get("/problems").json()["problems"]
+    assert [p["code"] for p in index] == list(PROBLEM_TYPES)
     assert_problem(client.get("/problems/no-such-thing"), 404, "not-found")
 
 
