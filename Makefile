@@ -13,6 +13,7 @@ help:
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make system-deps    install Chromium for the browser test (Debian, as root)"
+	@echo "make clean          remove .venv and caches"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=python3.11)")'
