@@ -13,7 +13,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.response import Response
 
 from service.api.context import current_request_id
-from service.bullseye.errors import Concern, RuleCode, RulesError
+from service.bullseye.errors import STATE_CONFLICTS, Concern, RuleCode, RulesError
 
 if TYPE_CHECKING:
     from litestar import Request
@@ -130,6 +130,57 @@ _RULE_PROBLEMS: dict[RuleCode, tuple[str, str]] = {
         "§6.3: one quality per type applies in full and a second at half, rounded toward "
         "zero; a third or later is not applied (a warning), or refused when strict is true.",
     ),
+    RuleCode.INVALID_PLAYER_ID: (
+        "Player id taken",
+        "Player ids are unique within a conflict (ignoring case) and 'gm' is the GM's.",
+    ),
+    RuleCode.NO_CONFLICT_SCORE: (
+        "No conflict score",
+        "§4.2: the players' score is the total magnitude of their relevant qualities; it "
+        "must be positive for a conflict to be played.",
+    ),
+    RuleCode.FACES_NOT_ALLOWED: (
+        "Faces not allowed",
+        "The conflict was created with dice_source: server; the server rolls every check.",
+    ),
+    RuleCode.SEED_NOT_ALLOWED: (
+        "Seed not allowed",
+        "The conflict was created with dice_source: server; participants cannot pick seeds.",
+    ),
+    RuleCode.NO_BULLSEYE_LEFT: (
+        "No bullseye left",
+        "§7.2: a player spends bullseyes they hold; the GM has none.",
+    ),
+    RuleCode.UNKNOWN_PLAYER: ("Unknown player", "No player with that id takes part."),
+    RuleCode.PLAYER_CHECK_MISSING: (
+        "A player's check is missing",
+        "§4.3: the GM and every player involved check in every round.",
+    ),
+    RuleCode.NOT_ON_WINNING_SIDE: (
+        "Not on the winning side",
+        "§4.4: only the winning side makes the final check.",
+    ),
+    RuleCode.CONFLICT_NOT_ACTIVE: (
+        "Conflict not active",
+        "The conflict is decided or closed and takes no more rounds.",
+    ),
+    RuleCode.ROUND_IN_PROGRESS: (
+        "Round in progress",
+        "Participants have started submitting this round one by one; finish it that way.",
+    ),
+    RuleCode.WRONG_ROUND: (
+        "Wrong round",
+        "Checks are submitted to the conflict's current round only; GET the conflict for it.",
+    ),
+    RuleCode.ALREADY_SUBMITTED: (
+        "Already submitted",
+        "Each participant checks once per round.",
+    ),
+    RuleCode.CONFLICT_NOT_DECIDED: (
+        "Conflict not decided",
+        "§4.4: the outcome check comes after one side's score falls to 0 or below.",
+    ),
+    RuleCode.OUTCOME_ALREADY_MADE: ("Outcome already made", "§4.4: one final check only."),
     RuleCode.SEED_IGNORED: (
         "Seed not used",
         "A warning, not an error: a Quick 10 rolls nothing, so its seed had no effect.",
@@ -187,7 +238,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Redis, where conflict state lives, cannot be reached. Retry after the "
             "Retry-After header's seconds.",
         ),
-        *(_type(code.value, 422, title, text) for code, (title, text) in _RULE_PROBLEMS.items()),
+        *(
+            _type(code.value, 409 if code in STATE_CONFLICTS else 422, title, text)
+            for code, (title, text) in _RULE_PROBLEMS.items()
+        ),
     )
 }
 

@@ -47,9 +47,12 @@ __all__ = [
     "DepletionAtIssue",
     "DepletionResult",
     "DepletionSide",
+    "Effort",
     "Loser",
     "SuppliedRoll",
+    "modifier_lines",
     "resolve_check",
+    "roll_effort",
 ]
 
 QUICK10_RESULT = 10  # §2.5
@@ -294,21 +297,98 @@ def _depletion(request: CheckRequest, spread: int, outcome: Outcome) -> Depletio
     return DepletionResult(loser=loser, amount=amount, after=tuple(after))
 
 
-def resolve_check(request: CheckRequest, rng: RandomSource, check_id: str) -> CheckResult:
+class Effort(msgspec.Struct, frozen=True, kw_only=True):
+    """A participant's roll and modifiers: what a check is before a target meets it."""
+
+    faces: tuple[int, ...]
+    die_result: int
+    bullseye: bool
+    modifiers: tuple[ModifierLine, ...]
+    total_modifier: int
+    yield_: int = msgspec.field(name="yield")
+    yield_label: str
+    warnings: tuple[Concern, ...] = ()
+
+
+def modifier_lines(
+    qualities: tuple[QualityUse, ...],
+    situational: tuple[Situational, ...],
+    depletable: tuple[DepletableScore, ...],
+    *,
+    strict: bool,
+    bonus: tuple[ModifierLine, ...] = (),
+) -> tuple[tuple[ModifierLine, ...], list[Concern]]:
+    """Every modifier of a check (§2.2, §6.3) and the §6.3 concerns to warn about.
+
+    Raises:
+        RulesError: ``strict`` and a §6.3 "should" is broken.
+    """
+    quality_lines, quality_concerns = quality_modifiers(qualities)
+    situational_lines, situational_concerns = situational_modifiers(situational)
+    concerns = quality_concerns + situational_concerns
+    if concerns and strict:
+        raise RulesError.from_concerns(concerns)
+    lines = (*quality_lines, *situational_lines, *_impairment_lines(depletable), *bonus)
+    return lines, concerns
+
+
+def roll_effort(
+    lines: tuple[ModifierLine, ...],
+    *,
+    dice: DiceKind,
+    rng: RandomSource,
+    supplied: SuppliedRoll | None = None,
+    seed: int | None = None,
+    quick10: bool = False,
+    bullseye: bool = False,
+    warnings: tuple[Concern, ...] = (),
+) -> Effort:
+    """Roll (or take the supplied faces, or a Quick 10) and add the modifiers: the yield."""
+    if quick10:
+        faces: tuple[int, ...] = ()
+        die_result = QUICK10_RESULT
+    else:
+        if supplied is not None:
+            faces = supplied.faces
+        else:
+            faces = roll(dice, rng if seed is None else random.Random(seed))  # noqa: S311
+        die_result = BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
+    total_modifier = sum(line.applied for line in lines)
+    yield_ = die_result + total_modifier
+    return Effort(
+        faces=faces,
+        die_result=die_result,
+        bullseye=bullseye,
+        modifiers=lines,
+        total_modifier=total_modifier,
+        yield_=yield_,
+        yield_label=TABLES[TableName.YIELD].label_for(yield_),
+        warnings=warnings,
+    )
+
+
+def resolve_check(
+    request: CheckRequest,
+    rng: RandomSource,
+    check_id: str,
+    bonus: tuple[ModifierLine, ...] = (),
+) -> CheckResult:
     """Resolve one check; ``rng`` rolls unless the request gives a seed, faces or Quick 10.
+
+    ``bonus`` adds modifiers from outside the check, such as a conflict score (§4.4).
 
     Raises:
         RulesError: the rules refuse the check; every reason is listed.
     """
     if refusals := _refusals(request):
         raise RulesError.from_concerns(refusals)
-
-    quality_lines, quality_concerns = quality_modifiers(request.qualities)
-    situational_lines, situational_concerns = situational_modifiers(request.situational)
-    concerns = quality_concerns + situational_concerns
-    if concerns and request.strict:
-        raise RulesError.from_concerns(concerns)
-    warnings = list(concerns)
+    lines, warnings = modifier_lines(
+        request.qualities,
+        request.situational,
+        request.depletable,
+        strict=request.strict,
+        bonus=bonus,
+    )
     if request.quick10 and request.seed is not None:
         warnings.append(
             Concern(
@@ -317,37 +397,31 @@ def resolve_check(request: CheckRequest, rng: RandomSource, check_id: str) -> Ch
                 detail="A Quick 10 rolls nothing, so the seed was not used.",
             )
         )
-
-    lines = (*quality_lines, *situational_lines, *_impairment_lines(request.depletable))
-    total_modifier = sum(line.applied for line in lines)
-
-    if request.quick10:
-        faces: tuple[int, ...] = ()
-        die_result = QUICK10_RESULT
-    else:
-        if request.roll is not None:
-            faces = request.roll.faces
-        else:
-            faces = roll(request.dice, rng if request.seed is None else random.Random(request.seed))  # noqa: S311
-        die_result = BULLSEYE_RESULT if request.bullseye else DICE[request.dice].result(faces)
-
-    yield_ = die_result + total_modifier
-    spread = yield_ - request.target
+    effort = roll_effort(
+        lines,
+        dice=request.dice,
+        rng=rng,
+        supplied=request.roll,
+        seed=request.seed,
+        quick10=request.quick10,
+        bullseye=request.bullseye,
+    )
+    spread = effort.yield_ - request.target
     outcome = outcome_of(spread)
     return CheckResult(
         id=check_id,
         dice=request.dice,
-        faces=faces,
-        die_result=die_result,
+        faces=effort.faces,
+        die_result=effort.die_result,
         quick10=request.quick10,
         bullseye=request.bullseye,
-        modifiers=lines,
-        total_modifier=total_modifier,
-        yield_=yield_,
+        modifiers=effort.modifiers,
+        total_modifier=effort.total_modifier,
+        yield_=effort.yield_,
         target=request.target,
         spread=spread,
         outcome=outcome,
-        yield_label=TABLES[TableName.YIELD].label_for(yield_),
+        yield_label=effort.yield_label,
         target_label=TABLES[TableName.TARGET].label_for(request.target),
         spread_label=TABLES[TableName.SPREAD].label_for(spread),
         narrator=narrator_for(outcome),

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 import msgspec
 
-__all__ = ["Concern", "RuleCode", "RulesError"]
+__all__ = ["STATE_CONFLICTS", "Concern", "RuleCode", "RulesError"]
 
 
 class RuleCode(StrEnum):
@@ -26,6 +26,33 @@ class RuleCode(StrEnum):
     SITUATIONAL_OUT_OF_RANGE = "situational-out-of-range"
     TOO_MANY_QUALITIES_OF_TYPE = "too-many-qualities-of-type"
     SEED_IGNORED = "seed-ignored"
+    INVALID_PLAYER_ID = "invalid-player-id"
+    NO_CONFLICT_SCORE = "no-conflict-score"
+    FACES_NOT_ALLOWED = "faces-not-allowed"
+    SEED_NOT_ALLOWED = "seed-not-allowed"
+    NO_BULLSEYE_LEFT = "no-bullseye-left"
+    UNKNOWN_PLAYER = "unknown-player"
+    PLAYER_CHECK_MISSING = "player-check-missing"
+    NOT_ON_WINNING_SIDE = "not-on-winning-side"
+    # The conflict's state forbids the action now (HTTP 409).
+    CONFLICT_NOT_ACTIVE = "conflict-not-active"
+    ROUND_IN_PROGRESS = "round-in-progress"
+    WRONG_ROUND = "wrong-round"
+    ALREADY_SUBMITTED = "already-submitted"
+    CONFLICT_NOT_DECIDED = "conflict-not-decided"
+    OUTCOME_ALREADY_MADE = "outcome-already-made"
+
+
+STATE_CONFLICTS = frozenset(
+    {
+        RuleCode.CONFLICT_NOT_ACTIVE,
+        RuleCode.ROUND_IN_PROGRESS,
+        RuleCode.WRONG_ROUND,
+        RuleCode.ALREADY_SUBMITTED,
+        RuleCode.CONFLICT_NOT_DECIDED,
+        RuleCode.OUTCOME_ALREADY_MADE,
+    }
+)
 
 
 class Concern(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
