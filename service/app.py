@@ -15,12 +15,13 @@ from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Tag
+from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
 from service.api.characters import CharacterController
 from service.api.checks import CheckController
+from service.api.conflicts import CREATED_LINKS, ConflictController
 from service.api.context import REQUEST_ID
 from service.api.openapi import openapi_document, openapi_json
 from service.api.operations import OperationsController
@@ -30,6 +31,7 @@ from service.bullseye.dice import RandomSource
 from service.logging import configure_logging
 from service.settings import Settings
 from service.store.client import make_client
+from service.store.conflicts import ConflictStore
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -51,6 +53,8 @@ applies the decisions listed in the project README's "Rules as applied, and deci
 Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
 `GET /problems/{code}`; validation problems list each error with a JSON pointer.
 """
+
+OPENAPI_LINKS = {"createConflict": CREATED_LINKS}
 
 _log = structlog.get_logger("service.http")
 
@@ -123,13 +127,16 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         # Made here, never at import: each event loop (worker, test client) gets its own.
         app.state.redis = make_client(settings)
+        app.state.redis_streams = make_client(settings, for_streams=True)
+        app.state.conflicts = ConflictStore(app.state.redis)
         try:
             yield
         finally:
             await app.state.redis.aclose()
+            await app.state.redis_streams.aclose()
 
     def publish_openapi(app: Litestar) -> None:
-        app.state.openapi_json = openapi_json(openapi_document(app))
+        app.state.openapi_json = openapi_json(openapi_document(app, OPENAPI_LINKS))
 
     server_rng: RandomSource = rng or secrets.SystemRandom()
 
@@ -140,6 +147,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         route_handlers=[
             CheckController,
             CharacterController,
+            ConflictController,
             ConditionController,
             TableController,
             OperationsController,
@@ -169,9 +177,20 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
                 Tag(
                     name="characters", description="Character creation and its variants (§3.3, §7)."
                 ),
+                Tag(name="conflicts", description="Expanded conflicts (§4), state in Redis."),
                 Tag(name="reference", description="Conditions and narrative tables."),
                 Tag(name="operations", description="Health, readiness, problem types."),
             ],
+            components=Components(
+                security_schemes={
+                    "conflictToken": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A conflict's GM or player token, from its creation. "
+                        "Conflict routes also accept it as the X-Conflict-Token header.",
+                    )
+                }
+            ),
             openapi_router=Router(
                 "/_litestar/schema", route_handlers=[], guards=[_hidden], include_in_schema=False
             ),
@@ -183,4 +202,4 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
 
 def published_openapi(settings: Settings) -> bytes:
     """The OpenAPI document an app built with ``settings`` serves at ``/openapi.json``."""
-    return openapi_json(openapi_document(create_app(settings)))
+    return openapi_json(openapi_document(create_app(settings), OPENAPI_LINKS))

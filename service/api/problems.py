@@ -226,6 +226,45 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Bodies must be JSON: Content-Type application/json.",
         ),
         _type(
+            "unauthorized",
+            401,
+            "Token required",
+            "Conflict routes need one of the conflict's tokens: "
+            "Authorization: Bearer <token> (or X-Conflict-Token).",
+        ),
+        _type(
+            "forbidden",
+            403,
+            "Not allowed for this token",
+            "The token opens the conflict but its role may not do this: only the GM "
+            "resolves rounds, makes the outcome check and deletes; a player submits only "
+            "their own checks.",
+        ),
+        _type(
+            "concurrent-update",
+            409,
+            "Concurrent update",
+            "Too many clients changed the conflict at the same moment; retry.",
+        ),
+        _type(
+            "request-in-flight",
+            409,
+            "Request in flight",
+            "The first request with this Idempotency-Key has not finished; retry shortly.",
+        ),
+        _type(
+            "precondition-failed",
+            412,
+            "Version mismatch",
+            "If-Match named a version the conflict is no longer at; GET it again.",
+        ),
+        _type(
+            "idempotency-key-reused",
+            422,
+            "Idempotency-Key reused",
+            "The same Idempotency-Key was sent with another body.",
+        ),
+        _type(
             "internal-error",
             500,
             "Internal error",
@@ -247,12 +286,56 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
 
 _STATUS_CODES = {
     400: "invalid-parameter",
+    401: "unauthorized",
+    403: "forbidden",
     404: "not-found",
     405: "method-not-allowed",
+    409: "concurrent-update",
+    412: "precondition-failed",
     413: "body-too-large",
     415: "unsupported-media-type",
+    422: "idempotency-key-reused",
     503: "store-unavailable",
 }
+
+
+class Unauthorized(HTTPException):
+    """No token, or one that does not open this conflict."""
+
+    status_code = 401
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail=detail, headers={"WWW-Authenticate": "Bearer"})
+
+
+class Forbidden(HTTPException):
+    """A valid token for another role."""
+
+    status_code = 403
+
+
+class ConcurrentUpdate(HTTPException):
+    """Too many writers at once."""
+
+    status_code = 409
+
+
+class RequestInFlight(HTTPException):
+    """The first request with this Idempotency-Key is still running."""
+
+    status_code = 409
+
+
+class PreconditionFailed(HTTPException):
+    """If-Match names another version."""
+
+    status_code = 412
+
+
+class IdempotencyKeyReused(HTTPException):
+    """The Idempotency-Key came with another body."""
+
+    status_code = 422
 
 
 class UnsupportedMediaType(HTTPException):
@@ -265,6 +348,9 @@ class StoreUnavailable(HTTPException):
     """Redis cannot be reached."""
 
     status_code = 503
+
+
+_CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {RequestInFlight: "request-in-flight"}
 
 
 def problem_response(
@@ -340,7 +426,7 @@ def _http_exception(exc: HTTPException) -> Response[bytes]:
         if errors and errors[0].parameter:
             detail = f"{errors[0].parameter}: {detail}" if len(errors) == 1 else detail
         return problem_response("invalid-parameter", detail, errors=errors)
-    code = _STATUS_CODES.get(exc.status_code)
+    code = _CODE_OF_EXCEPTION.get(type(exc)) or _STATUS_CODES.get(exc.status_code)
     if code is None:
         _log.warning("unmapped_http_exception", status=exc.status_code)
         return problem_response("internal-error", "Unexpected error.")
@@ -359,6 +445,12 @@ def _concern_error(concern: Concern) -> ProblemError:
         parameter=concern.parameter,
         detail=concern.detail,
     )
+
+
+def problem_body(error: RulesError) -> tuple[int, bytes]:
+    """The status and body of the problem a rules error becomes (kept for idempotent retries)."""
+    response = handle_exception(None, error)  # type: ignore[arg-type]
+    return response.status_code or 422, response.content
 
 
 def handle_exception(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:

@@ -186,6 +186,7 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     version: int = 1
     created_at: float = 0.0
     expires_at: float = 0.0
+    ttl_seconds: int = 86400
 
 
 class ResolveRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -319,6 +320,7 @@ def new_conflict(
         depletable_at_issue=depletable_at_issue,
         created_at=now,
         expires_at=now + ttl_seconds,
+        ttl_seconds=ttl_seconds,
     )
     return conflict, [Event(type="conflict.created", data={"scores": _scores(scores)})]
 

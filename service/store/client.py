@@ -14,14 +14,21 @@ if TYPE_CHECKING:
 __all__ = ["make_client", "ping"]
 
 
-def make_client(settings: Settings) -> aioredis.Redis:
-    """A client for ``settings.redis_url``. Connects lazily, so start-up never waits on Redis."""
+def make_client(settings: Settings, *, for_streams: bool = False) -> aioredis.Redis:
+    """A client for ``settings.redis_url``. Connects lazily, so start-up never waits on Redis.
+
+    ``for_streams``: a separate pool for blocking stream reads (SSE), so that many open
+    event streams never starve the requests that change state.
+    """
     assert settings.redis_url, "REDIS_URL must be set (python -m service embeds one otherwise)"
     pool = aioredis.BlockingConnectionPool.from_url(
         settings.redis_url,
-        max_connections=settings.redis_max_connections,
+        max_connections=(
+            settings.sse_max_connections if for_streams else settings.redis_max_connections
+        ),
         timeout=settings.redis_pool_timeout,
-        socket_timeout=settings.redis_socket_timeout,
+        # A blocking XREAD waits up to 15 s by itself; the socket must outwait it.
+        socket_timeout=settings.redis_socket_timeout + (20 if for_streams else 0),
         socket_connect_timeout=settings.redis_connect_timeout,
         health_check_interval=30,
     )

@@ -1,0 +1,242 @@
+"""Conflict state in Redis: one hash per conflict, compare-and-set by Lua, events in a Stream.
+
+Every key of one conflict shares the hash tag ``{<id>}``, so each script touches one slot
+and the design runs unchanged on Redis Cluster. Every write sets the TTL again; the state
+write, its events and its idempotency record happen in one script, so they land together
+or not at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any, cast
+
+import msgspec
+from redis.exceptions import RedisError
+
+from service.bullseye.conflicts import Conflict, Event
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+
+__all__ = ["Access", "ConflictStore", "IdempotencyRecord", "Loaded", "StoreError"]
+
+_PREFIX = "bullseye:conflict:"
+EVENTS_MAXLEN = 1000
+CLOSED_EVENTS_TTL_MS = 300_000  # SSE clients still see conflict.closed for five minutes
+PENDING_TTL_MS = 30_000  # an in-flight idempotent request holds its key this long at most
+
+# KEYS: state, events, idempotency. ARGV: expected version ("0": must not exist), new
+# version, state, access ("" keeps it), ttl ms, event count, then type/data pairs, then the
+# idempotency record ("" for none).
+_CAS = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if ARGV[1] == '0' then
+  if current then return 0 end
+elseif current ~= ARGV[1] then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'a', ARGV[4]) end
+local ttl = tonumber(ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ttl)
+local n = tonumber(ARGV[6])
+for i = 0, n - 1 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8 + 2 * n], '*',
+             'type', ARGV[7 + 2 * i], 'data', ARGV[8 + 2 * i])
+end
+if n > 0 or redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
+local record = ARGV[7 + 2 * n]
+if record ~= '' then redis.call('SET', KEYS[3], record, 'PX', ttl) end
+return 1
+"""
+
+# KEYS: state, events. ARGV: event data, events ttl ms.
+_DELETE = """
+if redis.call('DEL', KEYS[1]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', '1000', '*', 'type', 'conflict.closed', 'data', ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+class StoreError(Exception):
+    """Redis could not be reached or answered with an error."""
+
+
+class Access(msgspec.Struct, frozen=True, kw_only=True):
+    """SHA-256 hashes of a conflict's tokens; the tokens themselves are never stored."""
+
+    gm: str
+    players: dict[str, str]
+
+
+class Loaded(msgspec.Struct, frozen=True, kw_only=True):
+    """A conflict as read, with who may act on it."""
+
+    conflict: Conflict
+    access: Access
+
+
+class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """The first response to an idempotent request (or that it is still in flight)."""
+
+    body_hash: str
+    pending: bool = False
+    status: int = 0
+    body: bytes = b""
+    headers: dict[str, str] = {}
+
+
+def _tag(conflict_id: str) -> str:
+    return f"{_PREFIX}{{{conflict_id}}}"
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ConflictStore:
+    """Reads and atomic writes of conflicts; one per process, over the process's client."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+        # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
+        self._cas = client.register_script(_CAS)
+        self._delete = client.register_script(_DELETE)
+        self._encode = msgspec.msgpack.Encoder().encode
+        self._decode_conflict = msgspec.msgpack.Decoder(Conflict).decode
+        self._decode_access = msgspec.msgpack.Decoder(Access).decode
+        self._decode_record = msgspec.msgpack.Decoder(IdempotencyRecord).decode
+
+    @staticmethod
+    def state_key(conflict_id: str) -> str:
+        """The hash holding version, state and access."""
+        return _tag(conflict_id)
+
+    @staticmethod
+    def events_key(conflict_id: str) -> str:
+        """The stream of the conflict's events."""
+        return f"{_tag(conflict_id)}:events"
+
+    @staticmethod
+    def idempotency_key(conflict_id: str, key: str) -> str:
+        """Where the first response to ``Idempotency-Key: key`` is kept."""
+        return f"{_tag(conflict_id)}:idem:{hashlib.sha256(key.encode()).hexdigest()}"
+
+    async def load(self, conflict_id: str) -> Loaded | None:
+        """The conflict and its access hashes, or None when unknown or expired."""
+        try:
+            state, access = cast(
+                "list[bytes | None]",
+                await self._client.hmget(self.state_key(conflict_id), ["s", "a"]),
+            )
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        if state is None or access is None:
+            return None
+        return Loaded(conflict=self._decode_conflict(state), access=self._decode_access(access))
+
+    async def write(
+        self,
+        conflict: Conflict,
+        *,
+        expected_version: int,
+        events: list[Event],
+        ttl_ms: int,
+        access: Access | None = None,
+        idempotency: tuple[str, IdempotencyRecord] | None = None,
+    ) -> bool:
+        """Store ``conflict`` if the stored version is still ``expected_version`` (0: new).
+
+        Returns False when another writer got there first.
+        """
+        conflict_id = conflict.id
+        idem_key, record = (
+            idempotency if idempotency else (self.idempotency_key(conflict_id, ""), None)
+        )
+        args: list[Any] = [
+            expected_version,
+            conflict.version,
+            self._encode(conflict),
+            self._encode(access) if access is not None else b"",
+            ttl_ms,
+            len(events),
+        ]
+        for event in events:
+            args += [event.type, self._encode(event.data)]
+        args += [self._encode(record) if record is not None else b"", EVENTS_MAXLEN]
+        try:
+            written = await self._cas(
+                keys=[self.state_key(conflict_id), self.events_key(conflict_id), idem_key],
+                args=args,
+            )
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        return bool(written)
+
+    async def delete(self, conflict_id: str) -> bool:
+        """Remove the conflict; its stream keeps a last ``conflict.closed`` for a while."""
+        try:
+            deleted = await self._delete(
+                keys=[self.state_key(conflict_id), self.events_key(conflict_id)],
+                args=[self._encode({}), CLOSED_EVENTS_TTL_MS],
+            )
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        return bool(deleted)
+
+    async def claim_idempotency(
+        self, conflict_id: str, key: str, body_hash: str
+    ) -> IdempotencyRecord | None:
+        """Mark ``key`` in flight; or return what it already holds (first response or pending)."""
+        redis_key = self.idempotency_key(conflict_id, key)
+        marker = self._encode(IdempotencyRecord(body_hash=body_hash, pending=True))
+        try:
+            if await self._client.set(redis_key, marker, nx=True, px=PENDING_TTL_MS):
+                return None
+            held = cast("bytes | None", await self._client.get(redis_key))
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        return self._decode_record(held) if held is not None else None
+
+    async def finish_idempotency(
+        self, conflict_id: str, key: str, record: IdempotencyRecord | None, ttl_ms: int
+    ) -> None:
+        """Keep a response that was not written with the state (a refusal), or release."""
+        redis_key = self.idempotency_key(conflict_id, key)
+        try:
+            if record is None:
+                await self._client.delete(redis_key)
+            else:
+                await self._client.set(redis_key, self._encode(record), px=ttl_ms)
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+
+    async def read_events(
+        self, conflict_id: str, after: str, block_ms: int
+    ) -> list[tuple[str, str, bytes]]:
+        """Events after stream id ``after`` ("0": from the start), waiting up to ``block_ms``."""
+        try:
+            answer = cast(
+                "list[tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]]",
+                await self._client.xread(
+                    {self.events_key(conflict_id): after}, count=100, block=block_ms
+                ),
+            )
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        events = []
+        for _stream, entries in answer or ():
+            for entry_id, fields in entries:
+                events.append((_text(entry_id), _text(fields[b"type"]), bytes(fields[b"data"])))
+        return events
+
+    def decode_event_data(self, data: bytes) -> Any:
+        """An event's data as stored."""
+        return msgspec.msgpack.decode(data)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
