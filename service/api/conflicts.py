@@ -723,15 +723,16 @@ class ConflictController(Controller):
         x_conflict_token: ConflictToken = None,
     ) -> ServerSentEvent:
         """Stream the conflict's events."""
-        store = _store(state)
         try:
-            loaded = await _load(store, conflict_id)
+            access = await _store(state).load_access(conflict_id)
         except StoreError:
             raise StoreUnavailable(
                 detail="Conflict state is unreachable.",
                 headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
             ) from None
-        _role(loaded.access, _token_of(request, x_conflict_token))
+        if access is None:
+            raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")
+        _role(access, _token_of(request, x_conflict_token))
         streams = ConflictStore(state.redis_streams)
         after = last_event_id if last_event_id and _is_stream_id(last_event_id) else "0"
         return ServerSentEvent(_event_messages(streams, conflict_id, after))

@@ -51,9 +51,11 @@ if record ~= '' then redis.call('SET', KEYS[3], record, 'PX', ttl) end
 return 1
 """
 
-# KEYS: state, events. ARGV: event data, events ttl ms.
+# KEYS: state, events. ARGV: event data, ttl ms of what stays. The access hashes stay as
+# long as the stream, so event-stream readers can still authenticate and see the end.
 _DELETE = """
-if redis.call('DEL', KEYS[1]) == 0 then return 0 end
+if redis.call('HDEL', KEYS[1], 's', 'v') == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', '1000', '*', 'type', 'conflict.closed', 'data', ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return 1
@@ -138,6 +140,14 @@ class ConflictStore:
             return None
         return Loaded(conflict=self._decode_conflict(state), access=self._decode_access(access))
 
+    async def load_access(self, conflict_id: str) -> Access | None:
+        """Who may read the conflict's events; kept a while after the conflict is deleted."""
+        try:
+            access = cast("bytes | None", await self._client.hget(self.state_key(conflict_id), "a"))
+        except RedisError as error:
+            raise StoreError(str(error)) from error
+        return self._decode_access(access) if access is not None else None
+
     async def write(
         self,
         conflict: Conflict,
@@ -150,12 +160,14 @@ class ConflictStore:
     ) -> bool:
         """Store ``conflict`` if the stored version is still ``expected_version`` (0: new).
 
+        ``idempotency``: the client's Idempotency-Key and the response to keep for it.
+
         Returns False when another writer got there first.
         """
         conflict_id = conflict.id
-        idem_key, record = (
-            idempotency if idempotency else (self.idempotency_key(conflict_id, ""), None)
-        )
+        # The idempotency key is always under the conflict's hash tag: one slot per script.
+        key, record = idempotency if idempotency else ("", None)
+        idem_key = self.idempotency_key(conflict_id, key)
         args: list[Any] = [
             expected_version,
             conflict.version,
