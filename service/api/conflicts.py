@@ -106,7 +106,7 @@ ConflictToken = Annotated[
         name="X-Conflict-Token",
         max_length=128,
         required=False,
-        description="The conflict's GM or player token, as an alternative to "
+        description="The conflict's GM or player token; when present it is used instead of "
         "`Authorization: Bearer <token>`.",
     ),
 ]
@@ -213,12 +213,13 @@ _json = msgspec.json.Encoder()
 
 
 def _token_of(request: Request[Any, Any, Any], header_token: str | None) -> str:
+    """X-Conflict-Token first: Authorization may carry a service-level credential."""
+    if header_token:
+        return header_token
     authorization = request.headers.get("authorization", "")
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
-    if header_token:
-        return header_token
     raise Unauthorized(detail="Send the conflict's token: Authorization: Bearer <token>.")
 
 

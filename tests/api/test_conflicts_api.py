@@ -341,3 +341,13 @@ def test_creation_refuses_an_incapacitated_pc(client: TestClient) -> None:
         client.post("/v1/conflicts", json=body), 422, "character-incapacitated"
     )
     assert problem["errors"][0]["pointer"] == "/players/1/depletable/current"
+
+
+def test_x_conflict_token_wins_over_authorization(client: TestClient) -> None:
+    """Authorization may carry another credential; the conflict token header decides."""
+    created = create(client)
+    path = f"/v1/conflicts/{created['id']}"
+    both = {"X-Conflict-Token": created["tokens"]["gm"], "Authorization": "Bearer something-else"}
+    assert client.get(path, headers=both).status_code == 200
+    wrong = {"X-Conflict-Token": "nope", "Authorization": f"Bearer {created['tokens']['gm']}"}
+    assert_problem(client.get(path, headers=wrong), 401, "unauthorized")
