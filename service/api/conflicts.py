@@ -33,7 +33,6 @@ from service.api.problems import (
     IdempotencyKeyReused,
     PreconditionFailed,
     RequestInFlight,
-    StoreUnavailable,
     Unauthorized,
     problem_body,
     problem_responses,
@@ -275,15 +274,9 @@ class _Mutation:
         idempotency_key: str | None,
         if_match: str | None,
     ) -> Response[Any]:
-        retry_after = {"Retry-After": str(self.settings.redis_retry_after_seconds)}
-        try:
-            if idempotency_key is None:
-                return await self._attempts(conflict_id, step, if_match, None)
-            return await self._idempotent(conflict_id, step, body, idempotency_key, if_match)
-        except StoreError:
-            raise StoreUnavailable(
-                detail="Conflict state is unreachable.", headers=retry_after
-            ) from None
+        if idempotency_key is None:
+            return await self._attempts(conflict_id, step, if_match, None)
+        return await self._idempotent(conflict_id, step, body, idempotency_key, if_match)
 
     async def _idempotent(
         self, conflict_id: str, step: Step, body: bytes, key: str, if_match: str | None
@@ -472,15 +465,9 @@ class ConflictController(Controller):
             gm=token_hash(tokens.gm),
             players={pid: token_hash(t) for pid, t in tokens.players.items()},
         )
-        try:
-            await _store(state).write(
-                conflict, expected_version=0, events=events, ttl_ms=ttl * 1000, access=access
-            )
-        except StoreError:
-            raise StoreUnavailable(
-                detail="Conflict state is unreachable.",
-                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
-            ) from None
+        await _store(state).write(
+            conflict, expected_version=0, events=events, ttl_ms=ttl * 1000, access=access
+        )
         view = view_of(conflict)
         created = ConflictCreated(**msgspec.structs.asdict(view), tokens=tokens)
         return Response(
@@ -516,13 +503,7 @@ class ConflictController(Controller):
         x_conflict_token: ConflictToken = None,
     ) -> Response[ConflictView]:
         """Read the conflict."""
-        try:
-            loaded = await _load(_store(state), conflict_id)
-        except StoreError:
-            raise StoreUnavailable(
-                detail="Conflict state is unreachable.",
-                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
-            ) from None
+        loaded = await _load(_store(state), conflict_id)
         _role(loaded.access, _token_of(request, x_conflict_token))
         return Response(view_of(loaded.conflict), headers={"ETag": _etag(loaded.conflict.version)})
 
@@ -685,15 +666,9 @@ class ConflictController(Controller):
     ) -> None:
         """Delete it; event-stream readers get `conflict.closed`."""
         store = _store(state)
-        try:
-            loaded = await _load(store, conflict_id)
-            _gm_only(_role(loaded.access, _token_of(request, x_conflict_token)))
-            await store.delete(conflict_id)
-        except StoreError:
-            raise StoreUnavailable(
-                detail="Conflict state is unreachable.",
-                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
-            ) from None
+        loaded = await _load(store, conflict_id)
+        _gm_only(_role(loaded.access, _token_of(request, x_conflict_token)))
+        await store.delete(conflict_id)
 
     @get(
         "/{conflict_id:str}/events",
@@ -724,13 +699,7 @@ class ConflictController(Controller):
         x_conflict_token: ConflictToken = None,
     ) -> ServerSentEvent:
         """Stream the conflict's events."""
-        try:
-            access = await _store(state).load_access(conflict_id)
-        except StoreError:
-            raise StoreUnavailable(
-                detail="Conflict state is unreachable.",
-                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
-            ) from None
+        access = await _store(state).load_access(conflict_id)
         if access is None:
             raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")
         _role(access, _token_of(request, x_conflict_token))

@@ -14,6 +14,7 @@ from litestar.response import Response
 
 from service.api.context import current_request_id
 from service.bullseye.errors import STATE_CONFLICTS, Concern, RuleCode, RulesError
+from service.store.conflicts import StoreError
 
 if TYPE_CHECKING:
     from litestar import Request
@@ -453,7 +454,7 @@ def problem_body(error: RulesError) -> tuple[int, bytes]:
     return response.status_code or 422, response.content
 
 
-def handle_exception(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     """The app's one exception handler: everything becomes a problem detail."""
     match exc:
         case RulesError():
@@ -470,6 +471,13 @@ def handle_exception(_: Request[Any, Any, Any], exc: Exception) -> Response[byte
         case msgspec.DecodeError():
             return problem_response(
                 "malformed-json", str(exc), errors=(ProblemError(pointer="", detail=str(exc)),)
+            )
+        case StoreError():
+            retry_after = request.app.state.settings.redis_retry_after_seconds
+            return problem_response(
+                "store-unavailable",
+                "Conflict state is unreachable; retry later.",
+                headers={"Retry-After": str(retry_after)},
             )
         case HTTPException():
             return _http_exception(exc)
