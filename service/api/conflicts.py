@@ -78,7 +78,9 @@ __all__ = [
 ]
 
 MAX_WRITE_ATTEMPTS = 25
-TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}]
+# A token is required, as the bearer credential or as the X-Conflict-Token header parameter
+# (which links can carry); hence the bearer scheme is one alternative, the parameter the other.
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {}]
 SSE_BLOCK_MS = 15_000
 ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
 IdempotencyKey = Annotated[

@@ -1,8 +1,9 @@
 """Schemathesis fuzzes the served app over HTTP, as any caller would reach it.
 
 Served by its own process (not the in-process ASGI transport, which would run the
-lifespan per request), with examples, coverage and fuzzing phases, positive and
-negative data, and every check enabled.
+lifespan per request), with examples, coverage, fuzzing and stateful phases (following
+the OpenAPI links from a created conflict, its id and GM token carried along), positive
+and negative data, and every check enabled.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path) -> None:
             "run",
             f"{served_url}/openapi.json",
             "--phases",
-            "examples,coverage,fuzzing",
+            "examples,coverage,fuzzing,stateful",
             "--checks",
             "all",
             "--mode",
@@ -59,7 +60,7 @@ def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path) -> None:
         result.stdout[failures_start:][:20000] if failures_start >= 0 else result.stdout[-6000:]
     )
     assert result.returncode == 0, summary
-    for phase in ("Examples", "Coverage", "Fuzzing"):
+    for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
         assert f"✅ {phase}" in result.stdout, f"phase {phase} did not pass:\n{summary}"
     assert re.search(r"^Test cases:\n\s+\d+ generated, (\d+) passed$", result.stdout, re.M), summary
     assert "failure" not in result.stdout.rsplit("SUMMARY", 1)[-1], summary
