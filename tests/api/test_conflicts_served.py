@@ -36,7 +36,7 @@ def twelve_players() -> dict:
         }
         for i in range(12)
     ]
-    return conflict_body(players=players, dice_source="server")
+    return conflict_body(players=players, dice_source="client")
 
 
 def test_one_instance_creates_and_another_reads_and_advances(
@@ -70,7 +70,8 @@ def test_fifty_concurrent_submissions_from_two_processes_lose_nothing(
         base = (served_url, second_url)[index % 2]
         response = await client.post(
             f"{base}/v1/conflicts/{cid}/rounds/1/checks",
-            json={"participant": who},
+            # Every die shows 10: all ties, so this round cannot decide the conflict.
+            json={"participant": who, "roll": {"faces": [10]}},
             headers=bearer(token_of[who]),
         )
         return who, response.status_code
@@ -85,7 +86,9 @@ def test_fifty_concurrent_submissions_from_two_processes_lose_nothing(
     assert sorted(accepted) == sorted(participants), results
     assert Counter(status for _, status in results) == {202: 12, 200: 1, 409: 37}
     state = httpx.get(f"{served_url}/v1/conflicts/{cid}", headers=bearer(tokens["gm"])).json()
-    assert (state["round"], len(state["rounds"])) == (2, 1)
+    assert (state["round"], len(state["rounds"])) == (2, 1), {
+        k: state[k] for k in ("status", "round", "scores", "version", "submitted", "winner")
+    }
     assert set(state["rounds"][0]["players"]) == set(tokens["players"])
     assert state["version"] == 1 + 13
 
