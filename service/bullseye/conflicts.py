@@ -25,7 +25,7 @@ from service.bullseye.checks import (
     resolve_check,
     roll_effort,
 )
-from service.bullseye.conditions import State, condition
+from service.bullseye.conditions import State, condition, score_concerns
 from service.bullseye.depletion import depletion_amount
 from service.bullseye.dice import DiceKind, RandomSource, face_concerns
 from service.bullseye.errors import Concern, RuleCode, RulesError
@@ -50,6 +50,7 @@ __all__ = [
     "OppositionSpec",
     "OutcomeRequest",
     "Pairing",
+    "PairingLoser",
     "ParticipantCheck",
     "PlayerSpec",
     "ResolveRound",
@@ -90,6 +91,14 @@ class Side(StrEnum):
 
     PLAYERS = "players"
     OPPOSITION = "opposition"
+
+
+class PairingLoser(StrEnum):
+    """Whose score a pairing cost (§4.3); a tie costs nobody."""
+
+    PLAYERS = "players"
+    OPPOSITION = "opposition"
+    NONE = "none"
 
 
 class DiceSource(StrEnum):
@@ -145,7 +154,7 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     gm_yield: int
     player_yield: int
     spread: int
-    loser: Side | None
+    loser: PairingLoser
     amount: int
 
 
@@ -215,10 +224,6 @@ class OutcomeRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     checks: Annotated[dict[str, ParticipantCheck], Meta(min_length=1, max_length=MAX_PLAYERS)]
 
 
-class Close(msgspec.Struct, frozen=True, kw_only=True):
-    """The GM ends the conflict."""
-
-
 class Event(msgspec.Struct, frozen=True, kw_only=True):
     """Something that happened to a conflict, for its event stream."""
 
@@ -226,7 +231,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     data: dict[str, object]
 
 
-Action = ResolveRound | Submit | OutcomeRequest | Close
+Action = ResolveRound | Submit | OutcomeRequest
 
 
 def opening_scores(players: tuple[PlayerSpec, ...]) -> Scores:
@@ -238,6 +243,28 @@ def opening_scores(players: tuple[PlayerSpec, ...]) -> Scores:
 
 def _refuse(code: RuleCode, pointer: str, detail: str) -> Concern:
     return Concern(code=code, pointer=pointer, detail=detail)
+
+
+def _depletable_concerns(
+    player: PlayerSpec, index: int, depletable_at_issue: str | None
+) -> list[Concern]:
+    """A PC's depletable score must be possible (§3.2.6), name the quality at issue if one
+    is, and leave the PC fit to take part (§3.2.4, §3.2.5)."""
+    score = player.depletable
+    if score is None:
+        return []
+    pointer = f"/players/{index}/depletable"
+    concerns = score_concerns(score.maximum, score.current, f"{pointer}/current")
+    if depletable_at_issue is not None and score.name.casefold() != depletable_at_issue.casefold():
+        concerns.append(
+            _refuse(
+                RuleCode.UNKNOWN_DEPLETABLE,
+                f"{pointer}/name",
+                f"The conflict puts '{depletable_at_issue}' at issue; {player.name}'s "
+                f"score is for '{score.name}'.",
+            )
+        )
+    return concerns or _fitness_concerns(player, f"{pointer}/current")
 
 
 def _fitness_concerns(player: PlayerSpec, pointer: str) -> list[Concern]:
@@ -294,7 +321,7 @@ def new_conflict(
                 )
             )
         seen.add(player.id.casefold())
-        concerns.extend(_fitness_concerns(player, f"/players/{index}/depletable/current"))
+        concerns.extend(_depletable_concerns(player, index, depletable_at_issue))
     scores = opening_scores(players)
     if scores.players <= 0:
         concerns.append(
@@ -441,21 +468,20 @@ def _require_active(conflict: Conflict) -> None:
 def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tuple[Conflict, Round]:
     """§4.3: every pairing against the scores from before the round, applied at once."""
     before = conflict.scores
-    lost = {Side.PLAYERS: 0, Side.OPPOSITION: 0}
+    lost = dict.fromkeys(PairingLoser, 0)
     pairings = []
     for player in conflict.players:
         effort = efforts[player.id]
         spread = gm.yield_ - effort.yield_
         if spread > 0:
-            loser: Side | None = Side.PLAYERS
+            loser = PairingLoser.PLAYERS
             amount = depletion_amount(spread, conflict.opposition.threat, player.depletion_modifier)
         elif spread < 0:
-            loser = Side.OPPOSITION
+            loser = PairingLoser.OPPOSITION
             amount = depletion_amount(spread, player.threat, conflict.opposition.depletion_modifier)
         else:
-            loser, amount = None, 0
-        if loser is not None:
-            lost[loser] += amount
+            loser, amount = PairingLoser.NONE, 0
+        lost[loser] += amount
         pairings.append(
             Pairing(
                 player=player.id,
@@ -467,8 +493,8 @@ def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tupl
             )
         )
     after = Scores(
-        players=before.players - lost[Side.PLAYERS],
-        opposition=before.opposition - lost[Side.OPPOSITION],
+        players=before.players - lost[PairingLoser.PLAYERS],
+        opposition=before.opposition - lost[PairingLoser.OPPOSITION],
     )
     winner: Side | None = None
     if min(after.players, after.opposition) <= 0 and after.players != after.opposition:
@@ -534,6 +560,12 @@ def _resolve_round(
     ]
     if concerns:
         raise RulesError.from_concerns(concerns)
+    refused = _check_concerns(conflict, GM, action.gm, "/gm")
+    for player in conflict.players:
+        pointer = f"/players/{player.id}"
+        refused += _check_concerns(conflict, player.id, action.players[player.id], pointer)
+    if refused:  # every refused check at once, and nothing rolled
+        raise RulesError.from_concerns(refused)
     gm = _effort(conflict, GM, action.gm, rng, "/gm")
     efforts = {
         p.id: _effort(conflict, p.id, action.players[p.id], rng, f"/players/{p.id}")
@@ -694,6 +726,3 @@ def apply(
             return _submit(conflict, action, rng)
         case OutcomeRequest():
             return _outcome(conflict, action, rng, check_id)
-        case Close():
-            closed = msgspec.structs.replace(conflict, status=ConflictStatus.CLOSED, pending={})
-            return closed, [Event(type="conflict.closed", data={})]

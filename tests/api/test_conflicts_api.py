@@ -168,7 +168,7 @@ def test_the_gm_resolves_a_whole_round_and_players_cannot(client: TestClient) ->
     resolved = client.post(f"{path}/rounds", json=body, headers=bearer(tokens["gm"]))
     assert resolved.status_code == 200
     assert resolved.headers["etag"] == '"2"'
-    assert [p["loser"] for p in resolved.json()["pairings"]] == [None, None]
+    assert [p["loser"] for p in resolved.json()["pairings"]] == ["none", "none"]
 
 
 def test_server_dice_refuse_supplied_faces_and_seeds(client: TestClient) -> None:
@@ -180,7 +180,7 @@ def test_server_dice_refuse_supplied_faces_and_seeds(client: TestClient) -> None
         headers=bearer(gm),
     )
     problem = assert_problem(refused, 422, "faces-not-allowed")
-    assert [e["pointer"] for e in problem["errors"]] == ["/gm/roll"]
+    assert [e["pointer"] for e in problem["errors"]] == ["/gm/roll", "/players/ana/seed"]
     rolled = client.post(
         f"{path}/rounds", json={"gm": {}, "players": {"ana": {}, "bo": {}}}, headers=bearer(gm)
     )
