@@ -195,3 +195,16 @@ def test_redis_outage_503s_conflicts_only_and_recovery_loses_nothing(tmp_path: P
         app.stop()
         server.stop()
         restarted.stop()
+
+
+def test_the_service_starts_and_serves_checks_while_redis_is_unreachable(tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": f"unix://{tmp_path / 'nobody-home.sock'}"}, tmp_path / "log")
+    try:
+        app.wait_ready()
+        assert httpx.post(f"{app.url}/v1/checks", json={"target": 5, "seed": 1}).status_code == 200
+        assert httpx.get(f"{app.url}/readyz").status_code == 503
+        refused = httpx.post(f"{app.url}/v1/conflicts", json=conflict_body())
+        assert refused.status_code == 503
+        assert refused.headers["retry-after"] == "2"
+    finally:
+        app.stop()
