@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 from litestar import Litestar, Router
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
 from litestar.enums import ScopeType
@@ -19,6 +20,7 @@ from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
+from service.api.access import ApiKeyGuard, key_hashes
 from service.api.characters import CharacterController
 from service.api.checks import CheckController
 from service.api.conflicts import CREATED_LINKS, ConflictController
@@ -42,6 +44,20 @@ __all__ = ["API_VERSION", "BullseyeApp", "create_app", "published_openapi"]
 
 API_VERSION = "1.0.0"
 MAX_REQUEST_ID = 128
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+# The docs page runs Swagger UI from this origin only (its one inline script included).
+DOCS_HEADERS = (
+    *SECURITY_HEADERS,
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+        b"style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+    ),
+)
 
 
 _DESCRIPTION = """\
@@ -95,6 +111,7 @@ class BullseyeApp(Litestar):
                 status = message["status"]
                 message["headers"] = [
                     *message.get("headers", ()),
+                    *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
                     (b"x-request-id", request_id.encode()),
                 ]
             await send(message)
@@ -118,6 +135,28 @@ def _hidden(*_: Any) -> None:
     raise NotFoundException
 
 
+def _cors(settings: Settings) -> CORSConfig | None:
+    origins = [origin.strip() for origin in settings.cors_origins.split(",") if origin.strip()]
+    if not origins:
+        return None
+    return CORSConfig(
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-Match",
+            "Last-Event-ID",
+            "X-API-Key",
+            "X-Conflict-Token",
+            "X-Request-ID",
+        ],
+        expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
+        max_age=600,
+    )
+
+
 def create_app(settings: Settings | None = None, *, rng: RandomSource | None = None) -> Litestar:
     """Build the app. ``rng`` replaces the server's dice (tests pass a seeded one)."""
     settings = settings or Settings.from_env()
@@ -136,7 +175,11 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
             await app.state.redis_streams.aclose()
 
     def publish_openapi(app: Litestar) -> None:
-        app.state.openapi_json = openapi_json(openapi_document(app, OPENAPI_LINKS))
+        app.state.openapi_json = openapi_json(
+            openapi_document(
+                app, OPENAPI_LINKS, api_keys_required=bool(key_hashes(settings.api_keys))
+            )
+        )
 
     server_rng: RandomSource = rng or secrets.SystemRandom()
 
@@ -157,6 +200,8 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         ],
         dependencies={"rng": Provide(provide_rng, sync_to_thread=False)},
         exception_handlers={Exception: handle_exception},
+        guards=[ApiKeyGuard(key_hashes(settings.api_keys))],
+        cors_config=_cors(settings),
         lifespan=[redis_client],
         on_startup=[publish_openapi],
         state=State({"settings": settings}),
@@ -183,12 +228,25 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
             ],
             components=Components(
                 security_schemes={
+                    "apiKey": SecurityScheme(
+                        type="apiKey",
+                        name="X-API-Key",
+                        security_scheme_in="header",
+                        description="A service API key; required on /v1 routes only when "
+                        "the deployment sets API_KEYS.",
+                    ),
+                    "apiKeyBearer": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="The service API key as a bearer token (then send a "
+                        "conflict's token as X-Conflict-Token).",
+                    ),
                     "conflictToken": SecurityScheme(
                         type="http",
                         scheme="bearer",
                         description="A conflict's GM or player token, from its creation. "
                         "Conflict routes also accept it as the X-Conflict-Token header.",
-                    )
+                    ),
                 }
             ),
             openapi_router=Router(
@@ -202,4 +260,10 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
 
 def published_openapi(settings: Settings) -> bytes:
     """The OpenAPI document an app built with ``settings`` serves at ``/openapi.json``."""
-    return openapi_json(openapi_document(create_app(settings), OPENAPI_LINKS))
+    return openapi_json(
+        openapi_document(
+            create_app(settings),
+            OPENAPI_LINKS,
+            api_keys_required=bool(key_hashes(settings.api_keys)),
+        )
+    )

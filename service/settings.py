@@ -35,6 +35,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_retry_after_seconds: Annotated[int, Meta(ge=1, le=3600)] = 2
     max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
+    api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
+    cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"

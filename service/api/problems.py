@@ -234,6 +234,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Authorization: Bearer <token> (or X-Conflict-Token).",
         ),
         _type(
+            "api-key-required",
+            401,
+            "API key required",
+            "This deployment requires a service API key on /v1 routes: X-API-Key: <key> "
+            "or Authorization: Bearer <key>.",
+        ),
+        _type(
             "forbidden",
             403,
             "Not allowed for this token",
@@ -309,6 +316,15 @@ class Unauthorized(HTTPException):
         super().__init__(detail=detail, headers={"WWW-Authenticate": "Bearer"})
 
 
+class ApiKeyRequired(HTTPException):
+    """API keys are configured and the request carries none of them."""
+
+    status_code = 401
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail=detail, headers={"WWW-Authenticate": 'Bearer realm="api"'})
+
+
 class Forbidden(HTTPException):
     """A valid token for another role."""
 
@@ -351,7 +367,10 @@ class StoreUnavailable(HTTPException):
     status_code = 503
 
 
-_CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {RequestInFlight: "request-in-flight"}
+_CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {
+    RequestInFlight: "request-in-flight",
+    ApiKeyRequired: "api-key-required",
+}
 
 
 def problem_response(
