@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import tempfile
 from contextlib import ExitStack
 
 import structlog
@@ -44,6 +45,12 @@ def main() -> int:
     # so the embedded Redis below is stopped and removed.
     signal.signal(signal.SIGTERM, _exit_cleanly)
     with ExitStack() as stack:
+        if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # Workers write their samples here; /metrics adds them up (see service.metrics).
+            metrics_dir = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="bullseye-metrics-")
+            )
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
         if settings.redis_url:
             log.info("redis", mode="external", url=_redact(settings.redis_url))
         else:

@@ -31,6 +31,7 @@ from service.api.problems import handle_exception
 from service.api.reference import ConditionController, TableController
 from service.bullseye.dice import RandomSource
 from service.logging import configure_logging
+from service.metrics import REQUEST_SECONDS, REQUESTS
 from service.settings import Settings
 from service.store.client import make_client
 from service.store.conflicts import ConflictStore
@@ -119,13 +120,17 @@ class BullseyeApp(Litestar):
         try:
             await super().__call__(scope, receive, send_with_id)
         finally:
+            elapsed = time.perf_counter() - started
+            route = scope.get("path_template", "unmatched")
+            REQUESTS.labels(scope.get("method"), route, status).inc()
+            REQUEST_SECONDS.labels(scope.get("method"), route).observe(elapsed)
             _log.info(
                 "request",
                 request_id=request_id,
                 method=scope.get("method"),
                 path=scope["path"],
                 status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                duration_ms=round(elapsed * 1000, 3),
             )
             REQUEST_ID.reset(token)
 

@@ -60,6 +60,7 @@ from service.bullseye.conflicts import (
 from service.bullseye.dice import DiceKind
 from service.bullseye.errors import RulesError
 from service.bullseye.limits import Name
+from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.store.conflicts import (
     Access,
     ConflictStore,
@@ -349,6 +350,8 @@ class _Mutation:
                 idempotency=record,
             )
             if written:
+                if new.status is ConflictStatus.DECIDED and old.status is not new.status:
+                    CONFLICTS_DECIDED.inc()
                 return Response(
                     content, status_code=status, headers=headers, media_type="application/json"
                 )
@@ -470,6 +473,7 @@ class ConflictController(Controller):
         await _store(state).write(
             conflict, expected_version=0, events=events, ttl_ms=ttl * 1000, access=access
         )
+        CONFLICTS_CREATED.inc()
         view = view_of(conflict)
         created = ConflictCreated(**msgspec.structs.asdict(view), tokens=tokens)
         return Response(

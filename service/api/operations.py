@@ -18,6 +18,7 @@ from service.api.problems import (
     StoreUnavailable,
     problem_responses,
 )
+from service.metrics import CONTENT_TYPE, exposition
 from service.store.client import ping
 
 __all__ = ["DOCS_HTML", "Health", "OperationsController", "ProblemTypeList"]
@@ -86,6 +87,11 @@ class OperationsController(Controller):
                 headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
             )
         return Health(status="ready")
+
+    @get("/metrics", include_in_schema=False, sync_to_thread=False)
+    def metrics(self) -> Response[bytes]:
+        """Prometheus text exposition."""
+        return Response(exposition(), media_type=CONTENT_TYPE)
 
     @get(
         "/problems",

@@ -15,6 +15,7 @@ import msgspec
 from redis.exceptions import RedisError
 
 from service.bullseye.conflicts import Conflict, Event
+from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -135,6 +136,7 @@ class ConflictStore:
                 await self._client.hmget(self.state_key(conflict_id), ["s", "a"]),
             )
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         if state is None or access is None:
             return None
@@ -145,6 +147,7 @@ class ConflictStore:
         try:
             access = cast("bytes | None", await self._client.hget(self.state_key(conflict_id), "a"))
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         return self._decode_access(access) if access is not None else None
 
@@ -185,6 +188,7 @@ class ConflictStore:
                 args=args,
             )
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         return bool(written)
 
@@ -196,6 +200,7 @@ class ConflictStore:
                 args=[self._encode({}), CLOSED_EVENTS_TTL_MS],
             )
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         return bool(deleted)
 
@@ -210,6 +215,7 @@ class ConflictStore:
                 return None
             held = cast("bytes | None", await self._client.get(redis_key))
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         return self._decode_record(held) if held is not None else None
 
@@ -224,6 +230,7 @@ class ConflictStore:
             else:
                 await self._client.set(redis_key, self._encode(record), px=ttl_ms)
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
 
     async def read_events(
@@ -238,6 +245,7 @@ class ConflictStore:
                 ),
             )
         except RedisError as error:
+            REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         events = []
         for _stream, entries in answer or ():
