@@ -27,11 +27,12 @@ from service.api.conflicts import CREATED_LINKS, ConflictController
 from service.api.context import REQUEST_ID
 from service.api.openapi import openapi_document, openapi_json
 from service.api.operations import OperationsController
-from service.api.problems import handle_exception
+from service.api.problems import handle_exception, problem_response
+from service.api.ratelimit import Decision, RateLimiter, identity_of
 from service.api.reference import ConditionController, TableController
 from service.bullseye.dice import RandomSource
 from service.logging import configure_logging
-from service.metrics import REQUEST_SECONDS, REQUESTS
+from service.metrics import RATE_LIMITED, REQUEST_SECONDS, REQUESTS
 from service.settings import Settings
 from service.store.client import make_client
 from service.store.conflicts import ConflictStore
@@ -90,6 +91,23 @@ class BullseyeApp(Litestar):
     carry ``X-Request-ID`` and are logged too. Bodies and credentials are never logged.
     """
 
+    async def _rate_decision(self, scope: Scope) -> Decision | None:
+        """The limiter's word on a /v1 request (None: no limit, or Redis cannot say)."""
+        limiter: RateLimiter | None = getattr(self.state, "rate_limiter", None)
+        if limiter is None or not scope["path"].startswith("/v1/"):
+            return None
+        if scope.get("method") == "OPTIONS":
+            return None
+        api_key = None
+        if self.state.settings.api_keys:
+            headers = dict(scope["headers"])
+            api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
+            scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+            if api_key is None and scheme.lower() == "bearer":
+                api_key = token.strip() or None
+        client = scope.get("client")
+        return await limiter.decide(identity_of(api_key, client[0] if client else None))
+
     async def __call__(  # type: ignore[override]  # plain ASGI types, as Litestar's own middleware
         self, scope: Scope, receive: Receive, send: Send
     ) -> None:
@@ -106,6 +124,8 @@ class BullseyeApp(Litestar):
         started = time.perf_counter()
         status = 500
 
+        decision = await self._rate_decision(scope)
+
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
@@ -113,11 +133,23 @@ class BullseyeApp(Litestar):
                 message["headers"] = [
                     *message.get("headers", ()),
                     *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
+                    *(decision.headers() if decision else ()),
                     (b"x-request-id", request_id.encode()),
                 ]
             await send(message)
 
         try:
+            if decision is not None and not decision.allowed:
+                RATE_LIMITED.inc()
+                refusal = problem_response(
+                    "rate-limited",
+                    f"More than {decision.limit} requests in the window; retry in "
+                    f"{max(1, decision.reset_seconds)} s.",
+                )
+                await refusal.to_asgi_response(app=None, request=None)(  # type: ignore[arg-type]
+                    scope, receive, send_with_id
+                )
+                return
             await super().__call__(scope, receive, send_with_id)
         finally:
             elapsed = time.perf_counter() - started
@@ -173,6 +205,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         app.state.redis = make_client(settings)
         app.state.redis_streams = make_client(settings, for_streams=True)
         app.state.conflicts = ConflictStore(app.state.redis)
+        app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
             yield
         finally:

@@ -36,12 +36,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
     api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
+    rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 
     def __post_init__(self) -> None:
+        if self.rate_limit:
+            from limits import parse
+
+            try:
+                parse(self.rate_limit)
+            except ValueError:
+                raise ValueError(
+                    f"RATE_LIMIT must read like '600/minute' or '10 per second', "
+                    f"not {self.rate_limit!r}"
+                ) from None
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")

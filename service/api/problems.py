@@ -241,6 +241,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "or Authorization: Bearer <key>.",
         ),
         _type(
+            "rate-limited",
+            429,
+            "Too many requests",
+            "This API key (or client address) sent more requests than RATE_LIMIT allows; "
+            "retry after Retry-After seconds. RateLimit-* headers show the budget.",
+        ),
+        _type(
             "forbidden",
             403,
             "Not allowed for this token",

@@ -1,0 +1,94 @@
+"""Rate limiting per API key (or client address), shared by every replica through Redis.
+
+Built on the ``limits`` library's sliding-window counter with its Redis storage, so the
+limit holds for the sum of all workers and replicas. If Redis cannot be reached the
+limiter steps aside: checks are never refused because of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+import structlog
+from limits import RateLimitItem, parse
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.errors import StorageError
+
+from service.metrics import REDIS_ERRORS
+from service.settings import Settings
+
+__all__ = ["Decision", "RateLimiter", "limits_uri"]
+
+_log = structlog.get_logger("service.ratelimit")
+
+
+def limits_uri(redis_url: str) -> str:
+    """The ``limits`` storage URI for a redis-py URL."""
+    if redis_url.startswith("unix://"):
+        return "async+redis+unix://" + redis_url.removeprefix("unix://")
+    return "async+" + redis_url
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the limiter says of one request, and the ``RateLimit-*`` headers it earns."""
+
+    allowed: bool
+    limit: int
+    remaining: int
+    reset_seconds: int
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        """``RateLimit-Limit/Remaining/Reset`` (and ``Retry-After`` when refused)."""
+        headers = [
+            (b"ratelimit-limit", str(self.limit).encode()),
+            (b"ratelimit-remaining", str(self.remaining).encode()),
+            (b"ratelimit-reset", str(self.reset_seconds).encode()),
+        ]
+        if not self.allowed:
+            headers.append((b"retry-after", str(max(1, self.reset_seconds)).encode()))
+        return headers
+
+
+class RateLimiter:
+    """One per process, made in the lifespan; ``None`` limit means off."""
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.rate_limit, "only made when RATE_LIMIT is set"
+        assert settings.redis_url, "REDIS_URL is set by then"
+        self.item: RateLimitItem = parse(settings.rate_limit)
+        storage = RedisStorage(
+            limits_uri(settings.redis_url),
+            implementation="redispy",
+            wrap_exceptions=True,
+            key_prefix="bullseye:ratelimit",
+            socket_timeout=settings.redis_socket_timeout,
+            socket_connect_timeout=settings.redis_connect_timeout,
+        )
+        self._limiter = SlidingWindowCounterRateLimiter(storage)
+
+    async def decide(self, identity: str) -> Decision | None:
+        """Count one request of ``identity``; None when Redis cannot say (fail open)."""
+        try:
+            allowed = await self._limiter.hit(self.item, identity)
+            stats = await self._limiter.get_window_stats(self.item, identity)
+        except StorageError as error:
+            REDIS_ERRORS.inc()
+            _log.warning("rate_limiter_unavailable", error=type(error).__name__)
+            return None
+        return Decision(
+            allowed=allowed,
+            limit=self.item.amount,
+            remaining=max(0, stats.remaining),
+            reset_seconds=max(0, int(stats.reset_time - time.time() + 0.999)),
+        )
+
+
+def identity_of(api_key: str | None, client_host: str | None) -> str:
+    """Who a request counts against: its API key (hashed), else its client address."""
+    if api_key:
+        return "key:" + hashlib.sha256(api_key.encode()).hexdigest()[:32]
+    return "addr:" + (client_host or "unknown")
