@@ -28,6 +28,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     port: Annotated[int, Meta(ge=1, le=65535)] = 8000
     web_concurrency: Annotated[int, Meta(ge=0, le=512)] = 0  # 0: one worker per core
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
+    redis_cluster: bool = False  # REDIS_URL names one node of a Redis Cluster
     redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
     redis_socket_timeout: Seconds = 1.0
     redis_connect_timeout: Seconds = 1.0

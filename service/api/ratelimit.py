@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import structlog
 from limits import RateLimitItem, parse
-from limits.aio.storage import RedisStorage
+from limits.aio.storage import RedisClusterStorage, RedisStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.errors import StorageError
 
@@ -25,8 +25,10 @@ __all__ = ["Decision", "RateLimiter", "limits_uri"]
 _log = structlog.get_logger("service.ratelimit")
 
 
-def limits_uri(redis_url: str) -> str:
+def limits_uri(redis_url: str, *, cluster: bool = False) -> str:
     """The ``limits`` storage URI for a redis-py URL."""
+    if cluster:
+        return "async+redis+cluster://" + redis_url.partition("://")[2]
     if redis_url.startswith("unix://"):
         return "async+redis+unix://" + redis_url.removeprefix("unix://")
     return "async+" + redis_url
@@ -60,8 +62,10 @@ class RateLimiter:
         assert settings.rate_limit, "only made when RATE_LIMIT is set"
         assert settings.redis_url, "REDIS_URL is set by then"
         self.item: RateLimitItem = parse(settings.rate_limit)
-        storage = RedisStorage(
-            limits_uri(settings.redis_url),
+        storage_class = RedisClusterStorage if settings.redis_cluster else RedisStorage
+        uri = limits_uri(settings.redis_url, cluster=settings.redis_cluster)
+        storage = storage_class(
+            uri,
             implementation="redispy",
             wrap_exceptions=True,
             key_prefix="bullseye:ratelimit",

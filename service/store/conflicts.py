@@ -18,7 +18,7 @@ from service.bullseye.conflicts import Conflict, Event
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:
-    import redis.asyncio as aioredis
+    from service.store.client import RedisClient
 
 __all__ = ["Access", "ConflictStore", "IdempotencyRecord", "Loaded", "StoreError"]
 
@@ -103,7 +103,7 @@ def token_hash(token: str) -> str:
 class ConflictStore:
     """Reads and atomic writes of conflicts; one per process, over the process's client."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self._client = client
         # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
         self._cas = client.register_script(_CAS)
