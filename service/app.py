@@ -163,6 +163,7 @@ class BullseyeApp(Litestar):
                 path=scope["path"],
                 status=status,
                 duration_ms=round(elapsed * 1000, 3),
+                conflict_id=scope.get("path_params", {}).get("conflict_id"),
             )
             REQUEST_ID.reset(token)
 

@@ -103,3 +103,44 @@ def test_logs_never_contain_bodies(redis_url: str, tmp_path: Path) -> None:
     log = app.log.read_text()
     assert '"path":"/v1/checks"' in log
     assert marker not in log
+
+
+def test_logs_name_the_conflict_but_never_keys_or_tokens(redis_url: str, tmp_path: Path) -> None:
+    key = "api-key-that-must-not-be-logged"
+    app = ServedApp({"REDIS_URL": redis_url, "API_KEYS": key}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        headers = {"X-API-Key": key}
+        created = httpx.post(
+            app.url + "/v1/conflicts",
+            headers=headers,
+            json={
+                "name": "Logged",
+                "opposition": {"name": "Them"},
+                "players": [
+                    {
+                        "id": "a",
+                        "name": "A",
+                        "qualities": [{"name": "Q", "type": "core", "magnitude": 8}],
+                    }
+                ],
+            },
+        ).json()
+        token = created["tokens"]["gm"]
+        read = httpx.get(
+            f"{app.url}/v1/conflicts/{created['id']}",
+            headers={**headers, "Authorization": f"Bearer {token}"},
+        )
+        assert read.status_code == 200
+    finally:
+        app.stop()
+    log = app.log.read_text()
+    assert key not in log
+    assert token not in log
+    reads = [
+        e
+        for e in _log_events(app.log)
+        if e.get("method") == "GET" and e.get("path", "").startswith("/v1/conflicts/")
+    ]
+    assert reads
+    assert reads[0]["conflict_id"] == created["id"]
