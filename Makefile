@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv run test lint typecheck unit openapi openapi-check system-deps clean
+.PHONY: help venv run test lint openapi openapi-check system-deps bench clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -13,6 +13,7 @@ help:
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make system-deps    install Chromium for the browser test (Debian, as root)"
+	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
 	@echo "make clean          remove .venv and caches"
 
 $(STAMP): pyproject.toml
@@ -43,8 +44,12 @@ openapi-check: $(STAMP)
 		&& echo "openapi/openapi.json matches the app" \
 		|| { echo "openapi/openapi.json is stale: run 'make openapi' and commit it"; exit 1; }
 
+bench: $(STAMP)
+	@command -v wrk >/dev/null 2>&1 || { echo "make bench needs wrk: apt-get install wrk (Debian), or make system-deps"; exit 2; }
+	$(BIN)/python -m tests.bench.run
+
 system-deps:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+	@command -v chromium >/dev/null 2>&1 && command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium wrk; }
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
