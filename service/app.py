@@ -239,7 +239,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         ],
         dependencies={"rng": Provide(provide_rng, sync_to_thread=False)},
         exception_handlers={Exception: handle_exception},
-        guards=[ApiKeyGuard(key_hashes(settings.api_keys))],
+        guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=_cors(settings),
         lifespan=[redis_client],
         on_startup=[publish_openapi],

@@ -45,7 +45,9 @@ class ApiKeyGuard:
     def __init__(self, hashes: tuple[str, ...]) -> None:
         self._hashes = hashes
 
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    async def __call__(  # async: Litestar runs a sync guard in a worker thread, per request
+        self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
+    ) -> None:
         if not self._hashes or not connection.scope["path"].startswith("/v1/"):
             return
         if connection.scope.get("method") == "OPTIONS":
