@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv run test lint openapi openapi-check system-deps bench clean
+.PHONY: help venv run test lint openapi openapi-check system-deps bench load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -14,6 +14,7 @@ help:
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make system-deps    install Chromium for the browser test (Debian, as root)"
 	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
+	@echo "make load URL=...   a mixed locust workload against any URL (USERS=50 DURATION=1m)"
 	@echo "make clean          remove .venv and caches"
 
 $(STAMP): pyproject.toml
@@ -47,6 +48,14 @@ openapi-check: $(STAMP)
 bench: $(STAMP)
 	@command -v wrk >/dev/null 2>&1 || { echo "make bench needs wrk: apt-get install wrk (Debian), or make system-deps"; exit 2; }
 	$(BIN)/python -m tests.bench.run
+
+URL ?= http://127.0.0.1:8000
+USERS ?= 50
+DURATION ?= 1m
+load: $(STAMP)
+	@$(BIN)/python -c 'import locust' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[dev,load]'
+	$(BIN)/locust -f tests/load/locustfile.py --headless --host $(URL) \
+		--users $(USERS) --spawn-rate $(USERS) --run-time $(DURATION) --only-summary
 
 system-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium wrk; }
