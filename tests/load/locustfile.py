@@ -68,7 +68,7 @@ class ConflictUser(HttpUser):
                 {
                     "id": f"p{i}",
                     "name": f"Player {i}",
-                    "threat": random.randint(0, 5),  # noqa: S311
+                    "threat": random.randint(0, 5),
                     "qualities": [{"name": "Tough", "type": "intrinsic", "magnitude": 6}],
                 }
                 for i in range(PLAYERS)
@@ -97,7 +97,7 @@ class ConflictUser(HttpUser):
         for number in range(1, 30):
             random.shuffle(participants)
             with ThreadPoolExecutor(len(participants)) as pool:
-                list(pool.map(lambda p: self._submit(path, number, *p), participants))
+                list(pool.map(lambda p, n=number: self._submit(path, n, *p), participants))
             state = self.client.get(
                 path, headers=_headers(tokens["gm"]), name="/v1/conflicts/[id]"
             ).json()
