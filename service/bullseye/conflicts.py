@@ -349,7 +349,9 @@ def new_conflict(
         expires_at=now + ttl_seconds,
         ttl_seconds=ttl_seconds,
     )
-    return conflict, [Event(type="conflict.created", data={"scores": _scores(scores)})]
+    # No event yet: a Redis stream costs ~4.7 KB, and an open conflict that nobody has
+    # acted on should cost its state only (the stream starts with the first submission).
+    return conflict, []
 
 
 def _scores(scores: Scores) -> dict[str, object]:
