@@ -6,9 +6,9 @@ from typing import Any
 
 from litestar.openapi.spec import Example
 
-__all__ = ["BATCH_EXAMPLES", "CHECK_EXAMPLES"]
+__all__ = ["BATCH_EXAMPLES", "CHECK_EXAMPLES", "SWORD_FIGHT"]
 
-_SWORD_FIGHT: dict[str, Any] = {
+SWORD_FIGHT: dict[str, Any] = {
     "target": 15,
     "qualities": [
         {"name": "Duelling academy graduate", "type": "experiential", "magnitude": 4},
@@ -29,7 +29,7 @@ CHECK_EXAMPLES = [
         summary="A sword fight with health at issue",
         description="Three qualities, a situational penalty, impairment from health 30/42 "
         "(−2, §3.2.3) and depletion on the loser; seeded, so reproducible.",
-        value=_SWORD_FIGHT,
+        value=SWORD_FIGHT,
     ),
     Example(
         summary="Dice rolled at the table",
@@ -55,7 +55,7 @@ CHECK_EXAMPLES = [
 BATCH_EXAMPLES = [
     Example(
         summary="Two checks at once",
-        value={"checks": [_SWORD_FIGHT, {"target": 5, "seed": 1}]},
+        value={"checks": [SWORD_FIGHT, {"target": 5, "seed": 1}]},
     )
 ]
 

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.api.examples import SWORD_FIGHT
+
+# Scenario 1 of the issue: 3 qualities, 1 situational, impairment (health 30 of 42).
 CHECK: dict[str, Any] = {
-    "target": 15,
-    "qualities": [
-        {"name": "Duelling academy graduate", "type": "experiential", "magnitude": 4},
-        {"name": "Cat-quick reflexes", "type": "intrinsic", "magnitude": 3},
-        {"name": "Grandfather's sabre", "type": "material", "magnitude": 2},
-    ],
-    "situational": [{"label": "Rolling deck", "magnitude": -1}],
-    "depletable": [{"name": "health", "current": 30, "maximum": 42}],
+    key: value for key, value in SWORD_FIGHT.items() if key not in ("depletion", "seed")
 }
 
 BATCH: dict[str, Any] = {"checks": [CHECK] * 20}
