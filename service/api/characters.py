@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, post
 from litestar.params import Body
 
@@ -13,11 +12,12 @@ from service.api.examples import CHARACTER_EXAMPLES, PARTY_EXAMPLES
 from service.api.problems import problem_responses
 from service.bullseye.characters import Character, SheetReport, Variants, validate_character
 from service.bullseye.parties import Party, PartyReport, validate_party
+from service.bullseye.values import Value
 
 __all__ = ["CharacterController", "CharacterValidation"]
 
 
-class CharacterValidation(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CharacterValidation(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A sheet to check, the variants in play and, under §7.3, the sheet as it was."""
 
     character: Character

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, get
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
@@ -18,19 +17,20 @@ from service.api.problems import (
     StoreUnavailable,
     problem_responses,
 )
+from service.bullseye.values import Value
 from service.metrics import CONTENT_TYPE, exposition
 from service.store.client import ping
 
 __all__ = ["DOCS_HTML", "Health", "OperationsController", "ProblemTypeList"]
 
 
-class ProblemTypeList(msgspec.Struct, frozen=True, kw_only=True):
+class ProblemTypeList(Value, frozen=True, kw_only=True):
     """Every problem type the service can answer with."""
 
     problems: tuple[ProblemType, ...]
 
 
-class Health(msgspec.Struct, frozen=True, kw_only=True):
+class Health(Value, frozen=True, kw_only=True):
     """Liveness or readiness."""
 
     status: str

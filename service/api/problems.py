@@ -14,6 +14,7 @@ from litestar.response import Response
 
 from service.api.context import current_request_id
 from service.bullseye.errors import STATE_CONFLICTS, Concern, RuleCode, RulesError
+from service.bullseye.values import Value
 from service.store.conflicts import StoreError
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = structlog.get_logger("service.errors")
 
 
-class ProblemError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class ProblemError(Value, frozen=True, kw_only=True, omit_defaults=True):
     """One precise reason: where (a JSON pointer into the body, or a parameter) and why."""
 
     detail: str
@@ -44,7 +45,7 @@ class ProblemError(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True
     code: str | None = None
 
 
-class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Problem(Value, frozen=True, kw_only=True, omit_defaults=True):
     """An RFC 9457 problem detail."""
 
     type: str
@@ -55,7 +56,7 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     request_id: str | None = None
 
 
-class ProblemType(msgspec.Struct, frozen=True, kw_only=True):
+class ProblemType(Value, frozen=True, kw_only=True):
     """What ``GET /problems/{code}`` says about one problem type."""
 
     code: str

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 from litestar import Controller, get
 from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
@@ -14,11 +13,12 @@ from service.api.problems import problem_responses
 from service.bullseye.conditions import State, Thresholds, condition, score_concerns
 from service.bullseye.errors import RulesError
 from service.bullseye.tables import TABLES, Table, TableName
+from service.bullseye.values import Value
 
 __all__ = ["ConditionController", "ConditionView", "TableController", "TableList"]
 
 
-class ConditionView(msgspec.Struct, frozen=True, kw_only=True):
+class ConditionView(Value, frozen=True, kw_only=True):
     """A depletable score's condition and the thresholds that govern it."""
 
     maximum: int
@@ -28,7 +28,7 @@ class ConditionView(msgspec.Struct, frozen=True, kw_only=True):
     thresholds: Thresholds
 
 
-class TableList(msgspec.Struct, frozen=True, kw_only=True):
+class TableList(Value, frozen=True, kw_only=True):
     """Every narrative table."""
 
     tables: tuple[Table, ...]

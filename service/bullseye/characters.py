@@ -10,12 +10,12 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Annotated
 
-import msgspec
 from msgspec import Meta
 
 from service.bullseye.conditions import Thresholds, thresholds
 from service.bullseye.limits import Magnitude, Name
 from service.bullseye.modifiers import QualityType
+from service.bullseye.values import Value
 
 __all__ = [
     "ADDITIONAL_RANGE",
@@ -90,7 +90,7 @@ class SheetCode(StrEnum):
     PREVIOUS_IGNORED = "previous-ignored"
 
 
-class Finding(msgspec.Struct, frozen=True, kw_only=True):
+class Finding(Value, frozen=True, kw_only=True):
     """One violation or warning: what, where (a JSON pointer) and why."""
 
     code: SheetCode
@@ -98,7 +98,7 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True):
     detail: str
 
 
-class CharacterQuality(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CharacterQuality(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A quality on the sheet (§3.1)."""
 
     name: Name
@@ -106,14 +106,14 @@ class CharacterQuality(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     magnitude: Magnitude
 
 
-class DepletableQuality(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DepletableQuality(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A depletable quality at creation: its name and maximum score (§3.3.4)."""
 
     name: Name
     maximum: DepletableMaximum
 
 
-class Character(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Character(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A character sheet as a player submits it."""
 
     name: Name
@@ -123,7 +123,7 @@ class Character(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     depletion_modifier: CharacterDepletionModifier = 0
 
 
-class Variants(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Variants(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The §7 variants in play."""
 
     define_during_play: bool = False  # §7.3
@@ -131,7 +131,7 @@ class Variants(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     multiple_depletables: bool = False  # §7.6
 
 
-class Points(msgspec.Struct, frozen=True, kw_only=True):
+class Points(Value, frozen=True, kw_only=True):
     """Where the creation points went: `qualities + depletable + depletion_modifier == spent`."""
 
     budget: int
@@ -142,7 +142,7 @@ class Points(msgspec.Struct, frozen=True, kw_only=True):
     depletion_modifier: int
 
 
-class QualityCondition(msgspec.Struct, frozen=True, kw_only=True):
+class QualityCondition(Value, frozen=True, kw_only=True):
     """A depletable quality's condition thresholds at its maximum (§3.2.3, §3.2.4)."""
 
     name: str
@@ -150,7 +150,7 @@ class QualityCondition(msgspec.Struct, frozen=True, kw_only=True):
     thresholds: Thresholds
 
 
-class SheetReport(msgspec.Struct, frozen=True, kw_only=True):
+class SheetReport(Value, frozen=True, kw_only=True):
     """The verdict on a sheet."""
 
     valid: bool

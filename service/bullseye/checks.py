@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from service.bullseye.conditions import State, condition, score_concerns
+from service.bullseye.conditions import State, condition, impairment_of, score_concerns
 from service.bullseye.depletion import depletion_amount
 from service.bullseye.dice import DICE, DiceKind, RandomSource, face_concerns, roll
 from service.bullseye.errors import Concern, RuleCode, RulesError
@@ -36,6 +36,7 @@ from service.bullseye.modifiers import (
 )
 from service.bullseye.narration import Narrator, Outcome, narrator_for, outcome_of
 from service.bullseye.tables import TABLES, TableName
+from service.bullseye.values import Value
 
 __all__ = [
     "BULLSEYE_RESULT",
@@ -59,7 +60,7 @@ QUICK10_RESULT = 10  # §2.5
 BULLSEYE_RESULT = 20  # §7.2
 
 
-class DepletableScore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DepletableScore(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One of the actor's depletable qualities, as it stands before the check."""
 
     name: Name
@@ -67,14 +68,14 @@ class DepletableScore(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     maximum: ScoreMaximum
 
 
-class DepletionSide(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DepletionSide(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """What one side inflicts (`threat`) and how it is protected (`depletion_modifier`)."""
 
     threat: Threat = 0
     depletion_modifier: Protection = 0
 
 
-class DepletionAtIssue(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class DepletionAtIssue(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Declared before the roll: the depletable quality is at issue (§3.2.1)."""
 
     actor: DepletionSide = DepletionSide()
@@ -82,13 +83,13 @@ class DepletionAtIssue(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     affects: Annotated[tuple[Name, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
 
 
-class SuppliedRoll(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class SuppliedRoll(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Faces the player rolled at the table, in place of a server roll."""
 
     faces: Annotated[tuple[Face, ...], Meta(min_length=1, max_length=4)]
 
 
-class CheckRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A check against a target (§2.1)."""
 
     target: Target
@@ -112,7 +113,7 @@ class Loser(StrEnum):
     NONE = "none"
 
 
-class DepletableAfter(msgspec.Struct, frozen=True, kw_only=True):
+class DepletableAfter(Value, frozen=True, kw_only=True):
     """A depletable quality after the check, with its new condition."""
 
     name: str
@@ -122,7 +123,7 @@ class DepletableAfter(msgspec.Struct, frozen=True, kw_only=True):
     state: State
 
 
-class DepletionResult(msgspec.Struct, frozen=True, kw_only=True):
+class DepletionResult(Value, frozen=True, kw_only=True):
     """Who lost, by how much, and the actor's affected scores afterwards."""
 
     loser: Loser
@@ -130,7 +131,7 @@ class DepletionResult(msgspec.Struct, frozen=True, kw_only=True):
     after: tuple[DepletableAfter, ...]
 
 
-class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
+class CheckResult(Value, frozen=True, kw_only=True):
     """Everything a check produced, with every modifier explained."""
 
     id: str
@@ -151,6 +152,12 @@ class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
     narrator: Narrator
     depletion: DepletionResult | None
     warnings: tuple[Concern, ...]
+
+
+# The three tables every check labels its numbers with, looked up once.
+_YIELD_TABLE = TABLES[TableName.YIELD]
+_TARGET_TABLE = TABLES[TableName.TARGET]
+_SPREAD_TABLE = TABLES[TableName.SPREAD]
 
 
 def _refusals(request: CheckRequest) -> list[Concern]:
@@ -240,7 +247,7 @@ def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]
     impaired = [
         (score.name, impairment)
         for score in scores
-        if (impairment := condition(score.maximum, score.current).impairment)
+        if (impairment := impairment_of(score.maximum, score.current))
     ]
     if not impaired:
         return []
@@ -297,7 +304,7 @@ def _depletion(request: CheckRequest, spread: int, outcome: Outcome) -> Depletio
     return DepletionResult(loser=loser, amount=amount, after=tuple(after))
 
 
-class Effort(msgspec.Struct, frozen=True, kw_only=True):
+class Effort(Value, frozen=True, kw_only=True):
     """A participant's roll and modifiers: what a check is before a target meets it."""
 
     faces: tuple[int, ...]
@@ -332,6 +339,25 @@ def modifier_lines(
     return lines, concerns
 
 
+def _die(
+    dice: DiceKind,
+    rng: RandomSource,
+    supplied: SuppliedRoll | None,
+    seed: int | None,
+    *,
+    quick10: bool,
+    bullseye: bool,
+) -> tuple[tuple[int, ...], int]:
+    """The faces shown and the die result they give (§2.1.2, §2.5, §7.1, §7.2)."""
+    if quick10:
+        return (), QUICK10_RESULT
+    if supplied is not None:
+        faces = supplied.faces
+    else:
+        faces = roll(dice, rng if seed is None else random.Random(seed))  # noqa: S311
+    return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
+
+
 def roll_effort(
     lines: tuple[ModifierLine, ...],
     *,
@@ -344,15 +370,7 @@ def roll_effort(
     warnings: tuple[Concern, ...] = (),
 ) -> Effort:
     """Roll (or take the supplied faces, or a Quick 10) and add the modifiers: the yield."""
-    if quick10:
-        faces: tuple[int, ...] = ()
-        die_result = QUICK10_RESULT
-    else:
-        if supplied is not None:
-            faces = supplied.faces
-        else:
-            faces = roll(dice, rng if seed is None else random.Random(seed))  # noqa: S311
-        die_result = BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
+    faces, die_result = _die(dice, rng, supplied, seed, quick10=quick10, bullseye=bullseye)
     total_modifier = sum(line.applied for line in lines)
     yield_ = die_result + total_modifier
     return Effort(
@@ -362,7 +380,7 @@ def roll_effort(
         modifiers=lines,
         total_modifier=total_modifier,
         yield_=yield_,
-        yield_label=TABLES[TableName.YIELD].label_for(yield_),
+        yield_label=_YIELD_TABLE.label_for(yield_),
         warnings=warnings,
     )
 
@@ -397,33 +415,34 @@ def resolve_check(
                 detail="A Quick 10 rolls nothing, so the seed was not used.",
             )
         )
-    effort = roll_effort(
-        lines,
-        dice=request.dice,
-        rng=rng,
-        supplied=request.roll,
-        seed=request.seed,
+    faces, die_result = _die(
+        request.dice,
+        rng,
+        request.roll,
+        request.seed,
         quick10=request.quick10,
         bullseye=request.bullseye,
     )
-    spread = effort.yield_ - request.target
+    total_modifier = sum(line.applied for line in lines)
+    yield_ = die_result + total_modifier
+    spread = yield_ - request.target
     outcome = outcome_of(spread)
     return CheckResult(
         id=check_id,
         dice=request.dice,
-        faces=effort.faces,
-        die_result=effort.die_result,
+        faces=faces,
+        die_result=die_result,
         quick10=request.quick10,
         bullseye=request.bullseye,
-        modifiers=effort.modifiers,
-        total_modifier=effort.total_modifier,
-        yield_=effort.yield_,
+        modifiers=lines,
+        total_modifier=total_modifier,
+        yield_=yield_,
         target=request.target,
         spread=spread,
         outcome=outcome,
-        yield_label=effort.yield_label,
-        target_label=TABLES[TableName.TARGET].label_for(request.target),
-        spread_label=TABLES[TableName.SPREAD].label_for(spread),
+        yield_label=_YIELD_TABLE.label_for(yield_),
+        target_label=_TARGET_TABLE.label_for(request.target),
+        spread_label=_SPREAD_TABLE.label_for(spread),
         narrator=narrator_for(outcome),
         depletion=_depletion(request, spread, outcome),
         warnings=tuple(warnings),

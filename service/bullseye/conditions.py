@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import msgspec
-
 from service.bullseye.errors import Concern, RuleCode
 from service.bullseye.limits import Score, ScoreMaximum
+from service.bullseye.values import Value
 
 __all__ = [
     "MAJOR_IMPAIRMENT",
@@ -16,6 +15,7 @@ __all__ = [
     "State",
     "Thresholds",
     "condition",
+    "impairment_of",
     "restore",
     "score_concerns",
     "thresholds",
@@ -34,7 +34,7 @@ class State(StrEnum):
     RETIRED = "retired"
 
 
-class Thresholds(msgspec.Struct, frozen=True, kw_only=True):
+class Thresholds(Value, frozen=True, kw_only=True):
     """The scores at or below which each condition starts (§3.2.3, §3.2.4), rounded down."""
 
     minor: Score
@@ -42,7 +42,7 @@ class Thresholds(msgspec.Struct, frozen=True, kw_only=True):
     incapacitated: Score
 
 
-class Condition(msgspec.Struct, frozen=True, kw_only=True):
+class Condition(Value, frozen=True, kw_only=True):
     """A character's condition at one score."""
 
     impairment: int
@@ -55,15 +55,17 @@ def thresholds(maximum: ScoreMaximum) -> Thresholds:
     return Thresholds(minor=3 * maximum // 4, major=maximum // 2, incapacitated=maximum // 4)
 
 
+def impairment_of(maximum: ScoreMaximum, current: Score) -> int:
+    """§3.2.3: −5 at or below half of ``maximum``, −2 at or below three-quarters, else 0."""
+    if current <= maximum // 2:
+        return MAJOR_IMPAIRMENT
+    return MINOR_IMPAIRMENT if current <= 3 * maximum // 4 else 0
+
+
 def condition(maximum: ScoreMaximum, current: Score) -> Condition:
     """The condition of a character whose depletable score is ``current`` of ``maximum``."""
     marks = thresholds(maximum)
-    if current <= marks.major:
-        impairment = MAJOR_IMPAIRMENT
-    elif current <= marks.minor:
-        impairment = MINOR_IMPAIRMENT
-    else:
-        impairment = 0
+    impairment = impairment_of(maximum, current)
     if current <= 0:
         state = State.RETIRED
     elif current <= marks.incapacitated:

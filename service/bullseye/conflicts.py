@@ -39,6 +39,7 @@ from service.bullseye.limits import (
     Threat,
 )
 from service.bullseye.modifiers import ModifierLine, ModifierSource, QualityUse, Situational
+from service.bullseye.values import Value
 
 __all__ = [
     "GM",
@@ -108,7 +109,7 @@ class DiceSource(StrEnum):
     CLIENT = "client"
 
 
-class PlayerSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class PlayerSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A PC in the conflict: the qualities relevant to it make the players' score (§4.2)."""
 
     id: PlayerId
@@ -120,7 +121,7 @@ class PlayerSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     depletable: DepletableScore | None = None
 
 
-class OppositionSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The opposition the GM runs."""
 
     name: Name
@@ -129,7 +130,7 @@ class OppositionSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     threat: Threat = 0
 
 
-class ParticipantCheck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ParticipantCheck(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One participant's check in a conflict: a check without a target."""
 
     qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
@@ -140,14 +141,14 @@ class ParticipantCheck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     strict: bool = False
 
 
-class Scores(msgspec.Struct, frozen=True, kw_only=True):
+class Scores(Value, frozen=True, kw_only=True):
     """Both sides' conflict scores."""
 
     players: int
     opposition: int
 
 
-class Pairing(msgspec.Struct, frozen=True, kw_only=True):
+class Pairing(Value, frozen=True, kw_only=True):
     """The GM's yield against one player's, and what it cost the loser's side (§4.3)."""
 
     player: str
@@ -158,7 +159,7 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
 
 
-class Round(msgspec.Struct, frozen=True, kw_only=True):
+class Round(Value, frozen=True, kw_only=True):
     """A resolved round."""
 
     number: int
@@ -171,7 +172,7 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     winner: Side | None
 
 
-class Conflict(msgspec.Struct, frozen=True, kw_only=True):
+class Conflict(Value, frozen=True, kw_only=True):
     """An expanded conflict: everything needed to continue it, and its history.
 
     New fields always get defaults, so conflicts stored by an older release still decode.
@@ -198,14 +199,14 @@ class Conflict(msgspec.Struct, frozen=True, kw_only=True):
     ttl_seconds: int = 86400
 
 
-class ResolveRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The GM resolves the whole current round at once."""
 
     gm: ParticipantCheck
     players: dict[str, ParticipantCheck]
 
 
-class Submit(msgspec.Struct, frozen=True, kw_only=True):
+class Submit(Value, frozen=True, kw_only=True):
     """One participant's check for round ``number``."""
 
     number: int
@@ -213,7 +214,7 @@ class Submit(msgspec.Struct, frozen=True, kw_only=True):
     check: ParticipantCheck
 
 
-class OutcomeRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class OutcomeRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """§4.4: the winning side's final check against ``target``.
 
     ``checks`` holds the check each candidate would make: ``gm`` when the opposition won;
@@ -224,7 +225,7 @@ class OutcomeRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     checks: Annotated[dict[str, ParticipantCheck], Meta(min_length=1, max_length=MAX_PLAYERS)]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True):
+class Event(Value, frozen=True, kw_only=True):
     """Something that happened to a conflict, for its event stream."""
 
     type: str

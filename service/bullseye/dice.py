@@ -63,6 +63,8 @@ DICE: dict[DiceKind, DiceSpec] = {
 def roll(kind: DiceKind, rng: RandomSource) -> tuple[int, ...]:
     """Roll every die of ``kind``; the faces, in the order rolled."""
     spec = DICE[kind]
+    if spec.count == 1:
+        return (rng.randint(1, spec.sides),)
     return tuple(rng.randint(1, spec.sides) for _ in range(spec.count))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import msgspec
+from service.bullseye.values import Value
 
 __all__ = ["STATE_CONFLICTS", "Concern", "RuleCode", "RulesError"]
 
@@ -55,7 +55,7 @@ STATE_CONFLICTS = frozenset(
 )
 
 
-class Concern(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Concern(Value, frozen=True, kw_only=True, omit_defaults=True):
     """One thing wrong with an input: what (`code`), where and why.
 
     Where is a JSON `pointer` into the body, or the query `parameter` at fault.

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-import msgspec
-
 from service.bullseye.errors import Concern, RuleCode
 from service.bullseye.limits import Label, Magnitude, Name
+from service.bullseye.values import Value
 
 __all__ = [
     "SITUATIONAL_RANGE",
@@ -44,7 +43,7 @@ class ModifierSource(StrEnum):
     CONFLICT_SCORE = "conflict_score"
 
 
-class QualityUse(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class QualityUse(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A quality the player proposes for this check."""
 
     name: Name
@@ -52,14 +51,14 @@ class QualityUse(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     magnitude: Magnitude
 
 
-class Situational(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Situational(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A situational modifier the GM announces (§2.2.3)."""
 
     label: Label
     magnitude: Magnitude
 
 
-class ModifierLine(msgspec.Struct, frozen=True, kw_only=True):
+class ModifierLine(Value, frozen=True, kw_only=True):
     """One modifier as proposed and as applied, with the reason when they differ."""
 
     source: ModifierSource
@@ -68,6 +67,10 @@ class ModifierLine(msgspec.Struct, frozen=True, kw_only=True):
     magnitude: int
     applied: int
     note: str | None = None
+
+
+# Bound once: a check builds a line per modifier, and an enum attribute lookup is not free.
+_QUALITY, _SITUATIONAL = ModifierSource.QUALITY, ModifierSource.SITUATIONAL
 
 
 def half_toward_zero(magnitude: int) -> int:
@@ -87,6 +90,18 @@ def quality_modifiers(
 
     Returns the lines in the order proposed, and a concern for each quality refused.
     """
+    if len({quality.type for quality in qualities}) == len(qualities):
+        # One quality per type, the usual case: each applies in full, nothing to rank.
+        return [
+            ModifierLine(
+                source=_QUALITY,
+                name=quality.name,
+                type=quality.type,
+                magnitude=quality.magnitude,
+                applied=quality.magnitude,
+            )
+            for quality in qualities
+        ], []
     rank_of: dict[int, int] = {}
     by_type: dict[QualityType, list[int]] = {}
     for index, quality in enumerate(qualities):
@@ -116,7 +131,7 @@ def quality_modifiers(
             )
         lines.append(
             ModifierLine(
-                source=ModifierSource.QUALITY,
+                source=_QUALITY,
                 name=quality.name,
                 type=quality.type,
                 magnitude=quality.magnitude,
@@ -133,7 +148,7 @@ def situational_modifiers(
     """Situational modifiers apply as given; a total outside -5…+5 is a concern (§6.3)."""
     lines = [
         ModifierLine(
-            source=ModifierSource.SITUATIONAL,
+            source=_SITUATIONAL,
             name=item.label,
             type=None,
             magnitude=item.magnitude,

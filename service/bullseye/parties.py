@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 from msgspec import Meta
 
 from service.bullseye.characters import (
@@ -18,6 +17,7 @@ from service.bullseye.characters import (
 )
 from service.bullseye.conditions import Thresholds, thresholds
 from service.bullseye.limits import Name
+from service.bullseye.values import Value
 
 __all__ = ["GroupDepletable", "GroupScore", "Party", "PartyMember", "PartyReport", "validate_party"]
 
@@ -29,13 +29,13 @@ Contribution = Annotated[
 ]
 
 
-class GroupDepletable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class GroupDepletable(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The shared depletable quality, e.g. time or anonymity."""
 
     name: Name
 
 
-class PartyMember(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class PartyMember(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One character of the group and what it contributes to the shared score."""
 
     character: Character
@@ -43,7 +43,7 @@ class PartyMember(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     previous: Character | None = None
 
 
-class Party(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Party(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Several characters sharing one depletable quality (§7.5)."""
 
     group_depletable: GroupDepletable
@@ -51,7 +51,7 @@ class Party(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     variants: Variants = Variants()
 
 
-class GroupScore(msgspec.Struct, frozen=True, kw_only=True):
+class GroupScore(Value, frozen=True, kw_only=True):
     """The shared score: 20 plus every contribution (decision on §7.5)."""
 
     name: str
@@ -60,7 +60,7 @@ class GroupScore(msgspec.Struct, frozen=True, kw_only=True):
     thresholds: Thresholds
 
 
-class PartyReport(msgspec.Struct, frozen=True, kw_only=True):
+class PartyReport(Value, frozen=True, kw_only=True):
     """The verdict on the group: its own findings, and each member's."""
 
     valid: bool

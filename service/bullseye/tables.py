@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from enum import StrEnum
 
-import msgspec
+from service.bullseye.values import Value
 
 __all__ = ["TABLES", "Row", "Table", "TableName", "band"]
 
@@ -26,7 +26,7 @@ class TableName(StrEnum):
     MAGNITUDE = "magnitude"
 
 
-class Row(msgspec.Struct, frozen=True, kw_only=True):
+class Row(Value, frozen=True, kw_only=True):
     """One row: the value where a band starts, its label and what it means."""
 
     value: int
@@ -34,7 +34,7 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     description: str
 
 
-class Table(msgspec.Struct, frozen=True, kw_only=True):
+class Table(Value, frozen=True, kw_only=True):
     """A narrative table, rows in ascending value."""
 
     name: TableName
@@ -44,13 +44,17 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
 
     def label_for(self, value: int) -> str:
         """The label of the band that ``value`` falls in."""
-        return band(self, value).label
+        dense = _DENSE_LABELS.get(id(self))
+        if dense is None:
+            return band(self, value).label
+        index = value - self.rows[0].value
+        return dense[0] if index < 0 else dense[min(index, len(dense) - 1)]
 
 
 def band(table: Table, value: int) -> Row:
     """The highest row at or below ``value``; the bottom row below the table."""
-    values = [row.value for row in table.rows]
-    return table.rows[max(0, bisect_right(values, value) - 1)]
+    starts = _STARTS.get(id(table)) or tuple(row.value for row in table.rows)
+    return table.rows[max(0, bisect_right(starts, value) - 1)]
 
 
 def _rows(*rows: tuple[int, str, str]) -> tuple[Row, ...]:
@@ -156,4 +160,16 @@ TABLES: dict[TableName, Table] = {
             (20, "Peerless", "The best there is."),
         ),
     ),
+}
+
+# Every check looks up three labels: the book's tables are indexed once, at import.
+_STARTS: dict[int, tuple[int, ...]] = {
+    id(table): tuple(row.value for row in table.rows) for table in TABLES.values()
+}
+# The label of every value from the bottom row to the top one, by value - bottom.
+_DENSE_LABELS: dict[int, tuple[str, ...]] = {
+    id(table): tuple(
+        band(table, value).label for value in range(table.rows[0].value, table.rows[-1].value + 1)
+    )
+    for table in TABLES.values()
 }
