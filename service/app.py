@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import secrets
 import time
-import uuid
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-import structlog
 from litestar import Litestar, Router
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
@@ -24,15 +23,15 @@ from service.api.access import ApiKeyGuard, key_hashes
 from service.api.characters import CharacterController
 from service.api.checks import CheckController
 from service.api.conflicts import CREATED_LINKS, ConflictController
-from service.api.context import REQUEST_ID
+from service.api.context import REQUEST_ID, new_id
 from service.api.openapi import openapi_document, openapi_json
 from service.api.operations import OperationsController
 from service.api.problems import handle_exception, problem_response
 from service.api.ratelimit import Decision, RateLimiter, identity_of
 from service.api.reference import ConditionController, TableController
 from service.bullseye.dice import RandomSource
-from service.logging import configure_logging
-from service.metrics import RATE_LIMITED, REQUEST_SECONDS, REQUESTS
+from service.logging import configure_logging, log_request
+from service.metrics import RATE_LIMITED, observe_request
 from service.settings import Settings
 from service.store.client import make_client
 from service.store.conflicts import ConflictStore
@@ -74,8 +73,6 @@ Every error is an RFC 9457 `application/problem+json` document whose `type` reso
 
 OPENAPI_LINKS = {"createConflict": CREATED_LINKS}
 
-_log = structlog.get_logger("service.http")
-
 
 def _valid_request_id(raw: bytes) -> str | None:
     text = raw.decode("latin-1")
@@ -93,7 +90,7 @@ class BullseyeApp(Litestar):
 
     async def _rate_decision(self, scope: Scope) -> Decision | None:
         """The limiter's word on a /v1 request (None: no limit, or Redis cannot say)."""
-        limiter: RateLimiter | None = getattr(self.state, "rate_limiter", None)
+        limiter: RateLimiter | None = self.state.rate_limiter
         if limiter is None or not scope["path"].startswith("/v1/"):
             return None
         if scope.get("method") == "OPTIONS":
@@ -119,23 +116,22 @@ class BullseyeApp(Litestar):
             if name == b"x-request-id":
                 request_id = _valid_request_id(value)
                 break
-        request_id = request_id or uuid.uuid4().hex
+        request_id = request_id or new_id()
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         status = 500
-
-        decision = await self._rate_decision(scope)
+        decision = await self._rate_decision(scope) if self.state.rate_limiter else None
+        added = [
+            *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
+            *(decision.headers() if decision else ()),
+            (b"x-request-id", request_id.encode()),
+        ]
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [
-                    *message.get("headers", ()),
-                    *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
-                    *(decision.headers() if decision else ()),
-                    (b"x-request-id", request_id.encode()),
-                ]
+                message["headers"] = [*message.get("headers", ()), *added]
             await send(message)
 
         try:
@@ -153,19 +149,27 @@ class BullseyeApp(Litestar):
             await super().__call__(scope, receive, send_with_id)
         finally:
             elapsed = time.perf_counter() - started
-            route = scope.get("path_template", "unmatched")
-            REQUESTS.labels(scope.get("method"), route, status).inc()
-            REQUEST_SECONDS.labels(scope.get("method"), route).observe(elapsed)
-            _log.info(
-                "request",
-                request_id=request_id,
-                method=scope.get("method"),
-                path=scope["path"],
-                status=status,
-                duration_ms=round(elapsed * 1000, 3),
-                conflict_id=scope.get("path_params", {}).get("conflict_id"),
+            method, route = scope["method"], scope.get("path_template", "unmatched")
+            observe_request(method, route, status, elapsed)
+            log_request(
+                {
+                    "request_id": request_id,
+                    "method": method,
+                    "path": scope["path"],
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "conflict_id": scope.get("path_params", {}).get("conflict_id"),
+                }
             )
             REQUEST_ID.reset(token)
+
+
+def _settle_memory(_: Litestar) -> None:
+    """Keep what start-up built (modules, routes, the OpenAPI document) out of the cycle
+    collector's passes: they live as long as the worker, and walking them again on every
+    full collection was what made a busy worker's slowest answers slow."""
+    gc.collect()
+    gc.freeze()
 
 
 def _hidden(*_: Any) -> None:
@@ -205,7 +209,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         # Made here, never at import: each event loop (worker, test client) gets its own.
         app.state.redis = make_client(settings)
         app.state.redis_streams = make_client(settings, for_streams=True)
-        app.state.conflicts = ConflictStore(app.state.redis)
+        app.state.conflicts = ConflictStore(app.state.redis, recent_size=settings.recent_conflicts)
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
             yield
@@ -242,8 +246,8 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=_cors(settings),
         lifespan=[redis_client],
-        on_startup=[publish_openapi],
-        state=State({"settings": settings}),
+        on_startup=[publish_openapi, _settle_memory],
+        state=State({"settings": settings, "rate_limiter": None}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(

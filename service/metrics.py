@@ -8,6 +8,7 @@ the whole server whichever worker answers it.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -28,6 +29,7 @@ __all__ = [
     "REQUESTS",
     "REQUEST_SECONDS",
     "exposition",
+    "observe_request",
 ]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -45,6 +47,27 @@ CONFLICTS_CREATED = Counter("bullseye_conflicts_created", "Expanded conflicts cr
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
 RATE_LIMITED = Counter("bullseye_rate_limited", "Requests refused by the rate limiter.")
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_request_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
+def observe_request(method: str, route: str, status: int, seconds: float) -> None:
+    """Count one answered request and its duration.
+
+    The labelled children are looked up once per (method, route, status): ``labels()``
+    costs more than the increment itself.
+    """
+    if method not in _METHODS:
+        method = "OTHER"  # bounded label values, whatever a client sends
+    key = (method, route, status)
+    children = _request_children.get(key)
+    if children is None:
+        children = (REQUESTS.labels(method, route, status), REQUEST_SECONDS.labels(method, route))
+        _request_children[key] = children
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def exposition() -> bytes:

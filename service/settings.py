@@ -36,6 +36,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_retry_after_seconds: Annotated[int, Meta(ge=1, le=3600)] = 2
     max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
+    # Conflicts each worker remembers, so a write usually needs no read first (0: off).
+    recent_conflicts: Annotated[int, Meta(ge=0, le=100000)] = 2048
     api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
     rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any
 
-import msgspec
 from litestar import Controller, post
 from litestar.di import NamedDependency
 from litestar.params import Body
 from msgspec import Meta
 
 from service.api.body import StrictJson
+from service.api.context import new_id
 from service.api.examples import BATCH_EXAMPLES, CHECK_EXAMPLES
 from service.api.problems import problem_responses
 from service.bullseye.checks import CheckRequest, CheckResult, resolve_check
 from service.bullseye.errors import Concern, RulesError
+from service.bullseye.values import Value
 
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
 
@@ -27,13 +27,13 @@ MAX_BATCH = 100
 ServerDice = NamedDependency[Any]
 
 
-class BatchRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class BatchRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Several independent checks, resolved in order."""
 
     checks: Annotated[tuple[CheckRequest, ...], Meta(min_length=1, max_length=MAX_BATCH)]
 
 
-class BatchResult(msgspec.Struct, frozen=True, kw_only=True):
+class BatchResult(Value, frozen=True, kw_only=True):
     """The results, in the order of the request's checks."""
 
     results: tuple[CheckResult, ...]
@@ -58,10 +58,6 @@ and who narrates (§5.1).
 """
 
 
-def _check_id() -> str:
-    return uuid.uuid4().hex
-
-
 class CheckController(Controller):
     """Stateless checks."""
 
@@ -83,7 +79,7 @@ class CheckController(Controller):
         self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
     ) -> CheckResult:
         """Resolve one check."""
-        return resolve_check(data, rng, _check_id())
+        return resolve_check(data, rng, new_id())
 
     @post(
         "/batch",
@@ -106,7 +102,7 @@ class CheckController(Controller):
         concerns: list[Concern] = []
         for index, request in enumerate(data.checks):
             try:
-                results.append(resolve_check(request, rng, _check_id()))
+                results.append(resolve_check(request, rng, new_id()))
             except RulesError as error:
                 concerns.extend(error.under(f"/checks/{index}").concerns)
         if concerns:

@@ -8,7 +8,6 @@ import hmac
 import random
 import secrets
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -26,6 +25,7 @@ from msgspec import Meta
 
 from service.api.body import StrictJson
 from service.api.checks import ServerDice
+from service.api.context import new_id
 from service.api.problems import (
     PROBLEM_MEDIA_TYPE,
     ConcurrentUpdate,
@@ -60,6 +60,7 @@ from service.bullseye.conflicts import (
 from service.bullseye.dice import DiceKind
 from service.bullseye.errors import RulesError
 from service.bullseye.limits import Name
+from service.bullseye.values import Value
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.store.conflicts import (
     Access,
@@ -114,7 +115,7 @@ ConflictToken = Annotated[
 ]
 
 
-class CreateConflict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A new expanded conflict (§4)."""
 
     name: Name
@@ -126,7 +127,7 @@ class CreateConflict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
 
 
-class ConflictView(msgspec.Struct, frozen=True, kw_only=True):
+class ConflictView(Value, frozen=True, kw_only=True):
     """A conflict as its participants see it: other participants' pending rolls stay hidden."""
 
     id: str
@@ -149,7 +150,7 @@ class ConflictView(msgspec.Struct, frozen=True, kw_only=True):
     version: int
 
 
-class Tokens(msgspec.Struct, frozen=True, kw_only=True):
+class Tokens(Value, frozen=True, kw_only=True):
     """Bearer tokens: shown once, at creation, and stored only as hashes."""
 
     gm: str
@@ -162,7 +163,7 @@ class ConflictCreated(ConflictView, frozen=True, kw_only=True):
     tokens: Tokens
 
 
-class SubmissionAccepted(msgspec.Struct, frozen=True, kw_only=True):
+class SubmissionAccepted(Value, frozen=True, kw_only=True):
     """A check that waits for the rest of its round."""
 
     round: int
@@ -316,47 +317,72 @@ class _Mutation:
     async def _attempts(
         self, conflict_id: str, step: Step, if_match: str | None, idem: tuple[str, str] | None
     ) -> Response[bytes]:
-        for _ in range(MAX_WRITE_ATTEMPTS):
+        # Start from this process's last copy when it has one: then the write is the only
+        # Redis round trip. Anything decided on a copy that may be stale (a refusal, a
+        # failed If-Match) is decided again on a fresh read before it is answered.
+        loaded = self.store.recent(conflict_id)
+        fresh = loaded is None
+        if loaded is None:
             loaded = await _load(self.store, conflict_id)
-            role = _role(loaded.access, _token_of(self.request, self.token))
-            old = loaded.conflict
-            if if_match is not None and if_match.strip() != _etag(old.version):
-                raise PreconditionFailed(
-                    detail=f"The conflict is at version {old.version}, not {if_match}."
-                )
-            new, events, status, payload = step(old, role)
-            now = time.time()
-            new = msgspec.structs.replace(
-                new, version=old.version + 1, expires_at=now + new.ttl_seconds
-            )
-            content = _json.encode(payload(new) if callable(payload) else payload)
-            headers = {"ETag": _etag(new.version)}
-            record = None
-            if idem is not None:
-                record = (
-                    idem[0],
-                    IdempotencyRecord(
-                        body_hash=idem[1],
-                        status=status,
-                        body=content,
-                        headers={**headers, "content-type": "application/json"},
-                    ),
-                )
-            written = await self.store.write(
+        for _ in range(MAX_WRITE_ATTEMPTS):
+            try:
+                decided = self._decide(loaded, step, if_match, idem)
+            except Exception:
+                if fresh:
+                    raise
+                loaded, fresh = await _load(self.store, conflict_id), True
+                continue
+            new, events, response, record = decided
+            refused = await self.store.write(
                 new,
-                expected_version=old.version,
+                expected_version=loaded.conflict.version,
                 events=events,
                 ttl_ms=new.ttl_seconds * 1000,
                 idempotency=record,
             )
-            if written:
-                if new.status is ConflictStatus.DECIDED and old.status is not new.status:
+            if refused is None:
+                was = loaded.conflict.status
+                if new.status is ConflictStatus.DECIDED and was is not ConflictStatus.DECIDED:
                     CONFLICTS_DECIDED.inc()
-                return Response(
-                    content, status_code=status, headers=headers, media_type="application/json"
-                )
-            await asyncio.sleep(random.uniform(0, 0.005))  # noqa: S311 - jitter, not secrecy
+                return response
+            if refused.current is None:
+                raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")
+            if fresh:  # another writer got there first: let the crowd spread out
+                await asyncio.sleep(random.uniform(0, 0.005))  # noqa: S311 - jitter, not secrecy
+            loaded, fresh = refused.current, True
         raise ConcurrentUpdate(detail="Too many concurrent updates; retry.")
+
+    def _decide(
+        self, loaded: Loaded, step: Step, if_match: str | None, idem: tuple[str, str] | None
+    ) -> tuple[Conflict, list[Event], Response[bytes], tuple[str, IdempotencyRecord] | None]:
+        """Authorize, check If-Match, apply the rules: the new state and its answer."""
+        role = _role(loaded.access, _token_of(self.request, self.token))
+        old = loaded.conflict
+        if if_match is not None and if_match.strip() != _etag(old.version):
+            raise PreconditionFailed(
+                detail=f"The conflict is at version {old.version}, not {if_match}."
+            )
+        new, events, status, payload = step(old, role)
+        new = msgspec.structs.replace(
+            new, version=old.version + 1, expires_at=time.time() + new.ttl_seconds
+        )
+        content = _json.encode(payload(new) if callable(payload) else payload)
+        headers = {"ETag": _etag(new.version)}
+        record = None
+        if idem is not None:
+            record = (
+                idem[0],
+                IdempotencyRecord(
+                    body_hash=idem[1],
+                    status=status,
+                    body=content,
+                    headers={**headers, "content-type": "application/json"},
+                ),
+            )
+        response = Response(
+            content, status_code=status, headers=headers, media_type="application/json"
+        )
+        return new, events, response, record
 
 
 def _ttl_ms(settings: Any) -> int:
@@ -452,7 +478,7 @@ class ConflictController(Controller):
         """Create the conflict and its tokens."""
         ttl = data.ttl_seconds or state.settings.conflict_ttl_seconds
         conflict, events = new_conflict(
-            conflict_id=uuid.uuid4().hex,
+            conflict_id=new_id(),
             name=data.name,
             players=data.players,
             opposition=data.opposition,
@@ -644,7 +670,7 @@ class ConflictController(Controller):
 
         def step(conflict: Conflict, role: str) -> tuple[Conflict, list[Event], int, Any]:
             _gm_only(role)
-            new, events = apply(conflict, data, rng, uuid.uuid4().hex)
+            new, events = apply(conflict, data, rng, new_id())
             return new, events, 200, lambda c: c.outcome
 
         return await _Mutation(state, request, x_conflict_token).run(

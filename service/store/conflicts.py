@@ -9,18 +9,27 @@ or not at all.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from redis.exceptions import RedisError
 
 from service.bullseye.conflicts import Conflict, Event
+from service.bullseye.values import Value
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:
     from service.store.client import RedisClient
 
-__all__ = ["Access", "ConflictStore", "IdempotencyRecord", "Loaded", "StoreError"]
+__all__ = [
+    "Access",
+    "ConflictStore",
+    "IdempotencyRecord",
+    "Loaded",
+    "NotWritten",
+    "StoreError",
+]
 
 _PREFIX = "bullseye:conflict:"
 EVENTS_MAXLEN = 1000
@@ -29,13 +38,15 @@ PENDING_TTL_MS = 30_000  # an in-flight idempotent request holds its key this lo
 
 # KEYS: state, events, idempotency. ARGV: expected version ("0": must not exist), new
 # version, state, access ("" keeps it), ttl ms, event count, then type/data pairs, then the
-# idempotency record ("" for none).
+# idempotency record ("" for none). Returns 1 when written; otherwise what is stored now,
+# {state, access} ('' when gone), so that a writer that was behind retries without a read.
 _CAS = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '0' then
-  if current then return 0 end
+  if current then return {'', ''} end
 elseif current ~= ARGV[1] then
-  return 0
+  local now = redis.call('HMGET', KEYS[1], 's', 'a')
+  return {now[1] or '', now[2] or ''}
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'a', ARGV[4]) end
@@ -67,21 +78,21 @@ class StoreError(Exception):
     """Redis could not be reached or answered with an error."""
 
 
-class Access(msgspec.Struct, frozen=True, kw_only=True):
+class Access(Value, frozen=True, kw_only=True):
     """SHA-256 hashes of a conflict's tokens; the tokens themselves are never stored."""
 
     gm: str
     players: dict[str, str]
 
 
-class Loaded(msgspec.Struct, frozen=True, kw_only=True):
+class Loaded(Value, frozen=True, kw_only=True):
     """A conflict as read, with who may act on it."""
 
     conflict: Conflict
     access: Access
 
 
-class IdempotencyRecord(msgspec.Struct, frozen=True, kw_only=True):
+class IdempotencyRecord(Value, frozen=True, kw_only=True):
     """The first response to an idempotent request (or that it is still in flight)."""
 
     body_hash: str
@@ -100,11 +111,25 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class ConflictStore:
-    """Reads and atomic writes of conflicts; one per process, over the process's client."""
+class NotWritten(Value, frozen=True, kw_only=True):
+    """A compare-and-set that did not land: what is stored now (None: the conflict is gone)."""
 
-    def __init__(self, client: RedisClient) -> None:
+    current: Loaded | None
+
+
+class ConflictStore:
+    """Reads and atomic writes of conflicts; one per process, over the process's client.
+
+    It remembers the conflicts this process last read or wrote (``recent``), so that a
+    write can usually go straight to the compare-and-set: one Redis round trip. A copy
+    that another process has since changed only costs a retry, never an update (the
+    compare-and-set refuses it and answers with the stored state).
+    """
+
+    def __init__(self, client: RedisClient, recent_size: int = 0) -> None:
         self._client = client
+        self._recent: OrderedDict[str, Loaded] = OrderedDict()
+        self._recent_size = recent_size
         # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
         self._cas = client.register_script(_CAS)
         self._delete = client.register_script(_DELETE)
@@ -139,7 +164,24 @@ class ConflictStore:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         if state is None or access is None:
+            self._recent.pop(conflict_id, None)
             return None
+        loaded = self._loaded(state, access)
+        self._remember(loaded)
+        return loaded
+
+    def recent(self, conflict_id: str) -> Loaded | None:
+        """The conflict as this process last saw it, possibly since changed elsewhere."""
+        return self._recent.get(conflict_id)
+
+    def _remember(self, loaded: Loaded) -> None:
+        if self._recent_size:
+            self._recent[loaded.conflict.id] = loaded
+            self._recent.move_to_end(loaded.conflict.id)
+            if len(self._recent) > self._recent_size:
+                self._recent.popitem(last=False)
+
+    def _loaded(self, state: bytes, access: bytes) -> Loaded:
         return Loaded(conflict=self._decode_conflict(state), access=self._decode_access(access))
 
     async def load_access(self, conflict_id: str) -> Access | None:
@@ -160,12 +202,13 @@ class ConflictStore:
         ttl_ms: int,
         access: Access | None = None,
         idempotency: tuple[str, IdempotencyRecord] | None = None,
-    ) -> bool:
+    ) -> NotWritten | None:
         """Store ``conflict`` if the stored version is still ``expected_version`` (0: new).
 
-        ``idempotency``: the client's Idempotency-Key and the response to keep for it.
+        ``access``: the token hashes, given when the conflict is created (they never
+        change). ``idempotency``: the client's Idempotency-Key and the response to keep.
 
-        Returns False when another writer got there first.
+        Returns None when written; otherwise what another writer left (or that it is gone).
         """
         conflict_id = conflict.id
         # The idempotency key is always under the conflict's hash tag: one slot per script.
@@ -183,17 +226,33 @@ class ConflictStore:
             args += [event.type, self._encode(event.data)]
         args += [self._encode(record) if record is not None else b"", EVENTS_MAXLEN]
         try:
-            written = await self._cas(
+            answer = await self._cas(
                 keys=[self.state_key(conflict_id), self.events_key(conflict_id), idem_key],
                 args=args,
             )
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
-        return bool(written)
+        if answer == 1:
+            held = access if access is not None else self._access_of(conflict_id)
+            if held is not None:
+                self._remember(Loaded(conflict=conflict, access=held))
+            return None
+        state, stored_access = cast("list[bytes]", answer)
+        if not state or not stored_access:
+            self._recent.pop(conflict_id, None)
+            return NotWritten(current=None)
+        current = self._loaded(state, stored_access)
+        self._remember(current)
+        return NotWritten(current=current)
+
+    def _access_of(self, conflict_id: str) -> Access | None:
+        held = self._recent.get(conflict_id)
+        return held.access if held is not None else None
 
     async def delete(self, conflict_id: str) -> bool:
         """Remove the conflict; its stream keeps a last ``conflict.closed`` for a while."""
+        self._recent.pop(conflict_id, None)
         try:
             deleted = await self._delete(
                 keys=[self.state_key(conflict_id), self.events_key(conflict_id)],

@@ -1,0 +1,128 @@
+"""A worker remembers the conflicts it last saw, so that a write needs one Redis round trip.
+
+Two app instances over one real Redis stand for two replicas: each acts on a copy the
+other has since changed, and nothing is refused, lost or applied twice because of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+import redis
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.settings import Settings
+from service.store.conflicts import ConflictStore
+from tests.api.test_conflicts_api import bearer, create, faces
+
+
+@pytest.fixture
+def other(settings: Settings) -> Iterator[TestClient]:
+    """A second replica of the service, with a memory of its own."""
+    with TestClient(create_app(settings, rng=random.Random(8))) as test_client:
+        yield test_client
+
+
+def tied_round(client: TestClient, created: dict, number: int) -> None:
+    """A round in which every yield ties, so the conflict goes on (§4.3: nobody loses)."""
+    gm = bearer(created["tokens"]["gm"])
+    body = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
+    response = client.post(f"/v1/conflicts/{created['id']}/rounds", json=body, headers=gm)
+    assert response.status_code == 200, response.text
+    assert response.json()["number"] == number
+
+
+def test_a_replica_behind_the_other_still_resolves_the_current_round(
+    client: TestClient, other: TestClient
+) -> None:
+    """Its copy says round 2 is next when it is round 3: the write is retried on the stored
+    state, not refused as the wrong round."""
+    created = create(client)
+    tied_round(client, created, 1)
+    other.get(f"/v1/conflicts/{created['id']}", headers=bearer(created["tokens"]["gm"]))
+    tied_round(other, created, 2)  # other now remembers round 3 as current
+    tied_round(client, created, 3)  # client's copy is from before round 2
+    tied_round(other, created, 4)
+    read = client.get(f"/v1/conflicts/{created['id']}", headers=bearer(created["tokens"]["gm"]))
+    assert read.headers["etag"] == '"5"'
+    assert [r["number"] for r in read.json()["rounds"]] == [1, 2, 3, 4]
+
+
+def test_a_submission_refused_on_a_stale_copy_is_decided_again_on_the_stored_state(
+    client: TestClient, other: TestClient
+) -> None:
+    """Round 1 was resolved elsewhere: a player's check for round 2 is accepted (202), where
+    the stale copy alone would have answered 409 wrong-round."""
+    created = create(client)
+    ana = bearer(created["tokens"]["players"]["ana"])
+    tied_round(other, created, 1)
+    response = client.post(
+        f"/v1/conflicts/{created['id']}/rounds/2/checks",
+        json={"participant": "ana", **faces(12)},
+        headers=ana,
+    )
+    assert response.status_code == 202, response.text
+    assert response.json()["waiting_for"] == ["gm", "bo"]
+
+
+def test_if_match_is_judged_against_the_stored_version(
+    client: TestClient, other: TestClient
+) -> None:
+    created = create(client)
+    tied_round(other, created, 1)
+    gm = bearer(created["tokens"]["gm"])
+    body = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
+    url = f"/v1/conflicts/{created['id']}/rounds"
+    current = client.post(url, json=body, headers={**gm, "If-Match": '"2"'})  # copy: "1"
+    assert current.status_code == 200, current.text
+    assert current.headers["etag"] == '"3"'
+    tied_round(other, created, 3)
+    stale = client.post(url, json=body, headers={**gm, "If-Match": '"3"'})  # stored: "4"
+    assert stale.status_code == 412
+
+
+def test_a_conflict_deleted_elsewhere_is_404_not_resurrected(
+    client: TestClient, other: TestClient, redis_url: str
+) -> None:
+    created = create(client)
+    gm = bearer(created["tokens"]["gm"])
+    assert other.delete(f"/v1/conflicts/{created['id']}", headers=gm).status_code == 204
+    body = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
+    response = client.post(f"/v1/conflicts/{created['id']}/rounds", json=body, headers=gm)
+    assert response.status_code == 404
+    stored = redis.Redis.from_url(redis_url).hgetall(ConflictStore.state_key(created["id"]))
+    assert set(stored) == {b"a"}  # only the token hashes, kept for event-stream readers
+
+
+def test_a_remembered_copy_spares_the_read(settings: Settings, redis_url: str) -> None:
+    """The write of a round is the only command this replica sends for it (Redis counts)."""
+    with TestClient(create_app(settings, rng=random.Random(7))) as client:
+        created = create(client)
+        tied_round(client, created, 1)  # warm: the script is loaded, the copy remembered
+        stats = redis.Redis.from_url(redis_url)
+        before = _calls(stats)
+        tied_round(client, created, 2)
+        after = _calls(stats)
+    assert after.get("hmget", 0) - before.get("hmget", 0) == 0
+    assert after.get("evalsha", 0) - before.get("evalsha", 0) == 1
+
+
+def test_without_memory_every_write_reads_first(redis_url: str) -> None:
+    settings = Settings(redis_url=redis_url, log_format="json", recent_conflicts=0)
+    with TestClient(create_app(settings, rng=random.Random(7))) as client:
+        created = create(client)
+        tied_round(client, created, 1)
+        stats = redis.Redis.from_url(redis_url)
+        before = _calls(stats)
+        tied_round(client, created, 2)
+        after = _calls(stats)
+    assert after.get("hmget", 0) - before.get("hmget", 0) == 1
+    assert after.get("evalsha", 0) - before.get("evalsha", 0) == 1
+
+
+def _calls(client: redis.Redis) -> dict[str, int]:
+    stats = client.info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(row["calls"]) for name, row in stats.items()}
