@@ -25,6 +25,7 @@ FOUR_PLAYERS: dict[str, Any] = {
         for i in range(4)
     ],
     "opposition": {"name": "Horde"},
+    "ttl_seconds": 900,  # gone soon after the run, even from a Redis of your own
 }
 
 TIED = {"roll": {"faces": [10]}}

@@ -1,17 +1,26 @@
 """``make bench``: the service against a bare-Litestar baseline, measured in the same run.
 
-Both apps are served by the same server (uvicorn) with the same workers on this machine;
-wrk loads each scenario at fixed connections and duration. Every figure is reported with
-its ratio to the baseline, so results compare across machines. Timings are never asserted.
+Each ASGI server serves the service and the baseline with the same workers; wrk loads
+every scenario at fixed connections and duration, and each figure is reported with its
+ratio to that server's baseline, so results compare across machines. Timings are never
+asserted.
+
+On a machine with two or more cores the servers are pinned to their own cores and wrk
+and Redis to core 0, so the load generator does not steal the server's CPU.
 
 Environment: ``BENCH_SECONDS`` (default 10), ``BENCH_CONNECTIONS`` (32),
-``WEB_CONCURRENCY`` (1), ``REDIS_URL`` (default: an embedded redis-server).
+``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``uvicorn,granian``: the first runs every
+scenario, the others the check and the round), ``BENCH_ROUND_CONFLICTS`` (2000 open
+conflicts share the round scenario, about ten rounds each), ``BENCH_CONFLICTS`` (10000,
+for Redis memory), ``REDIS_URL`` (default: an embedded redis-server).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -19,6 +28,7 @@ import sys
 import tempfile
 import time
 import timeit
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -33,9 +43,49 @@ from tests.conftest import ROOT, free_port
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = os.environ.get("WEB_CONCURRENCY", "1")
-CONFLICTS_FOR_ROUNDS = 400
-CONFLICTS_FOR_MEMORY = int(os.environ.get("BENCH_CONFLICTS", "10000"))
+WORKERS = int(os.environ.get("WEB_CONCURRENCY", "1") or "1")
+SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "uvicorn,granian").split(",")]
+ROUND_CONFLICTS = int(os.environ.get("BENCH_ROUND_CONFLICTS", "2000"))
+MEMORY_CONFLICTS = int(os.environ.get("BENCH_CONFLICTS", "10000"))
+
+CHECKS = "1. POST /v1/checks"
+BATCH_20 = "2. POST /v1/checks/batch (20)"
+VALIDATE = "3. POST /v1/characters/validate"
+ROUNDS = "4. POST /v1/conflicts/{id}/rounds"
+READ = "5. GET /v1/conflicts/{id}"
+EVERY_SCENARIO = (CHECKS, BATCH_20, VALIDATE, ROUNDS, READ)
+SERVER_SCENARIOS = (CHECKS, ROUNDS)
+
+
+def _pinning() -> tuple[list[str], list[str]]:
+    """taskset prefixes: (servers on cores 1…n, wrk on core 0), or none on one core."""
+    cores = os.cpu_count() or 1
+    if cores < 2 or shutil.which("taskset") is None:
+        return [], []
+    last = min(cores - 1, WORKERS)
+    return ["taskset", "-c", f"1-{last}" if last > 1 else "1"], ["taskset", "-c", "0"]
+
+
+SERVER_CORES, LOAD_CORES = _pinning()
+
+
+def _server_command(server: str, target: str, port: int, *, factory: bool = False) -> list[str]:
+    if server == "uvicorn":
+        flags = ["--factory"] if factory else []
+        return [sys.executable, "-m", "uvicorn", target, "--port", str(port), "--workers",
+                str(WORKERS), "--no-access-log", "--log-level", "warning", *flags]  # fmt: skip
+    if server == "granian":
+        flags = ["--factory"] if factory else []
+        return [sys.executable, "-m", "granian", "--interface", "asgi", "--port", str(port),
+                "--workers", str(WORKERS), "--no-access-log", "--log-level", "warning",
+                *flags, target]  # fmt: skip
+    raise SystemExit(f"BENCH_SERVERS: unknown server {server!r} (uvicorn, granian)")
+
+
+def _service_command(server: str, port: int) -> list[str]:
+    if server == "uvicorn":  # the production entry point, exactly as deployed
+        return [sys.executable, "-m", "service"]
+    return _server_command(server, "service.app:create_app", port, factory=True)
 
 
 def _wait(url: str, timeout: float = 30) -> None:
@@ -55,7 +105,7 @@ def _serve(
 ) -> subprocess.Popen[bytes]:
     handle = stack.enter_context(log.open("wb"))
     process = subprocess.Popen(
-        args,
+        [*SERVER_CORES, *args],
         cwd=ROOT,
         env={**os.environ, **env},
         stdout=handle,
@@ -73,7 +123,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.kill()
 
 
-def _lua_post(body: Any, targets: list[tuple[str, str]] | None = None, method: str = "POST") -> str:
+def _lua(body: Any, targets: list[tuple[str, str]] | None = None, method: str = "POST") -> str:
     """A wrk script sending ``body``, cycling through (path, token) ``targets`` if given."""
     payload = json.dumps(json.dumps(body)) if body is not None else "nil"
     lines = [
@@ -100,64 +150,222 @@ def _lua_post(body: Any, targets: list[tuple[str, str]] | None = None, method: s
 
 
 def _to_ms(value: str) -> float:
-    number, unit = re.match(r"([\d.]+)(\w+)", value).groups()  # type: ignore[union-attr]
-    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    found = re.fullmatch(r"([\d.]+)(us|ms|s|m)", value)
+    if found is None:
+        raise ValueError(f"wrk printed a latency this script cannot read: {value!r}")
+    return float(found[1]) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[found[2]]
 
 
 def _wrk(url: str, script: str, workdir: Path) -> dict[str, float]:
     lua = workdir / f"s{abs(hash(script))}.lua"
     lua.write_text(script)
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency", "-s", str(lua), url],
+        [
+            *LOAD_CORES,
+            "wrk",
+            "-t1",
+            f"-c{CONNECTIONS}",
+            f"-d{SECONDS}s",
+            "--latency",
+            "-s",
+            str(lua),
+            url,
+        ],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
-    p50 = _to_ms(re.search(r"50%\s+(\S+)", out)[1])  # type: ignore[index]
-    p99 = _to_ms(re.search(r"99%\s+(\S+)", out)[1])  # type: ignore[index]
+    try:
+        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
+        p50 = _to_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M)[1])  # type: ignore[index]
+        p99 = _to_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M)[1])  # type: ignore[index]
+    except (TypeError, ValueError) as error:
+        raise SystemExit(f"could not read wrk's report ({error}):\n{out}") from error
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"rps": rps, "p50": p50, "p99": p99, "non2xx": float(errors[1]) if errors else 0.0}
 
 
 def _rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children (the workers), in MiB."""
-    total = 0
+    """Resident memory of a process and its descendants (the workers), in MiB."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             text = status.read_text()
         except OSError:
             continue
-        ppid = int(re.search(r"PPid:\s+(\d+)", text)[1])  # type: ignore[index]
         me = int(status.parent.name)
-        if me == pid or ppid == pid:
-            found = re.search(r"VmRSS:\s+(\d+) kB", text)
-            total += int(found[1]) if found else 0
-    return total / 1024
+        parents[me] = int(re.search(r"PPid:\s+(\d+)", text)[1])  # type: ignore[index]
+        found = re.search(r"VmRSS:\s+(\d+) kB", text)
+        rss[me] = int(found[1]) if found else 0
+    family, grew = {pid}, True
+    while grew:
+        children = {me for me, parent in parents.items() if parent in family} - family
+        family |= children
+        grew = bool(children)
+    return sum(rss.get(me, 0) for me in family) / 1024
 
 
-def _engine_ratio() -> tuple[float, float]:
+async def _create_conflicts(base: str, count: int) -> list[tuple[str, str]]:
+    """(path, GM token) of ``count`` new 4-player conflicts, created 32 at a time."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        gate = asyncio.Semaphore(32)
+
+        async def one() -> tuple[str, str]:
+            async with gate:
+                created = (await client.post("/v1/conflicts", json=FOUR_PLAYERS)).json()
+            return f"/v1/conflicts/{created['id']}", created["tokens"]["gm"]
+
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+def _engine_microseconds() -> tuple[float, float]:
     """Microseconds per in-process check and per d20 roll of the same expression."""
-    import random
-
     import d20
 
     from service.bullseye.checks import CheckRequest, resolve_check
-    from service.bullseye.modifiers import QualityUse, Situational
+    from service.bullseye.modifiers import QualityType, QualityUse, Situational
 
     request = CheckRequest(
         target=15,
         qualities=(
-            QualityUse(name="a", type="intrinsic", magnitude=4),  # type: ignore[arg-type]
-            QualityUse(name="b", type="experiential", magnitude=2),
-        ),  # type: ignore[arg-type]
+            QualityUse(name="a", type=QualityType.INTRINSIC, magnitude=4),
+            QualityUse(name="b", type=QualityType.EXPERIENTIAL, magnitude=2),
+        ),
         situational=(Situational(label="c", magnitude=-1),),
     )
     rng = random.Random(1)
     n = 20000
-    ours = min(timeit.repeat(lambda: resolve_check(request, rng, "x"), number=n, repeat=5)) / n
-    theirs = min(timeit.repeat(lambda: d20.roll("1d20+4+2-1"), number=n, repeat=5)) / n
-    return ours * 1e6, theirs * 1e6
+
+    def per_call(action: Callable[[], object]) -> float:
+        return min(timeit.repeat(action, number=n, repeat=5)) / n * 1e6
+
+    return per_call(lambda: resolve_check(request, rng, "x")), per_call(
+        lambda: d20.roll("1d20+4+2-1")
+    )
+
+
+Results = dict[str, dict[str, float]]
+
+
+def _measure_server(
+    server: str, scenarios: tuple[str, ...], redis_url: str, workdir: Path
+) -> tuple[Results, float]:
+    """Serve the baseline and the service with ``server``; wrk each scenario."""
+    with ExitStack() as stack:
+        service_port, baseline_port = free_port(), free_port()
+        env = {
+            "REDIS_URL": redis_url,
+            "PORT": str(service_port),
+            "WEB_CONCURRENCY": str(WORKERS),
+            "LOG_FORMAT": "json",
+            "PROMETHEUS_MULTIPROC_DIR": stack.enter_context(tempfile.TemporaryDirectory()),
+        }
+        service = _serve(
+            stack, _service_command(server, service_port), env, workdir / f"{server}.log"
+        )
+        _serve(
+            stack,
+            _server_command(server, "tests.bench.baseline:app", baseline_port),
+            {},
+            workdir / f"{server}-baseline.log",
+        )
+        base = f"http://127.0.0.1:{service_port}"
+        _wait(base + "/healthz")
+        _wait(f"http://127.0.0.1:{baseline_port}/baseline")
+        targets = asyncio.run(_create_conflicts(base, ROUND_CONFLICTS))
+        plan: dict[str, tuple[str, str]] = {
+            CHECKS: (base + "/v1/checks", _lua(CHECK)),
+            BATCH_20: (base + "/v1/checks/batch", _lua(BATCH)),
+            VALIDATE: (base + "/v1/characters/validate", _lua(VALID_CHARACTER)),
+            ROUNDS: (base, _lua(ROUND, [(path + "/rounds", token) for path, token in targets])),
+            READ: (base, _lua(None, targets, method="GET")),
+        }
+        results = {
+            "baseline": _wrk(f"http://127.0.0.1:{baseline_port}/baseline", _lua(CHECK), workdir)
+        }
+        for name in scenarios:
+            url, script = plan[name]
+            results[name] = _wrk(url, script, workdir)
+        return results, _rss_mb(service.pid)
+
+
+def _redis_bytes_per_conflict(redis_url: str, workdir: Path) -> float:
+    """Redis memory per open 4-player conflict before its first round."""
+    with ExitStack() as stack:
+        port = free_port()
+        env = {"REDIS_URL": redis_url, "PORT": str(port), "WEB_CONCURRENCY": "1"}
+        _serve(stack, [sys.executable, "-m", "service"], env, workdir / "memory.log")
+        base = f"http://127.0.0.1:{port}"
+        _wait(base + "/healthz")
+        store = redis.Redis.from_url(redis_url)
+        before = _data_bytes(store)
+        asyncio.run(_create_conflicts(base, MEMORY_CONFLICTS))
+        return (_data_bytes(store) - before) / MEMORY_CONFLICTS
+
+
+def _data_bytes(store: redis.Redis) -> int:
+    """Redis memory without its clients' buffers (which depend on the load, not the data)."""
+    memory = store.info("memory")
+    return int(memory["used_memory"]) - int(memory.get("mem_clients_normal", 0))
+
+
+def _report(
+    measured: dict[str, tuple[Results, float]], per_conflict: float, engine: tuple[float, float]
+) -> None:
+    pinned = "server on its own core(s), wrk and Redis on core 0" if SERVER_CORES else "unpinned"
+    print(
+        f"\nmake bench — {SECONDS} s per scenario, {CONNECTIONS} connections, wrk -t1, "
+        f"{WORKERS} worker(s), {pinned}, {os.cpu_count()} cores\n"
+    )
+    print(f"{'server':8} {'scenario':36} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
+          f"{'p99 ms':>7} {'non-2xx':>7}")  # fmt: skip
+    for server, (results, _rss) in measured.items():
+        baseline = results["baseline"]["rps"]
+        for name, figures in results.items():
+            print(
+                f"{server:8} {name:36} {figures['rps']:9.0f} {figures['rps'] / baseline:6.2f} "
+                f"{figures['p50']:7.2f} {figures['p99']:7.2f} {figures['non2xx']:7.0f}"
+            )
+        print()
+    first, (results, rss) = next(iter(measured.items()))
+    baseline = results["baseline"]
+    if BATCH_20 in results:
+        checks = results[BATCH_20]["rps"] * 20
+        print(f"batch: {checks:.0f} checks/s ({checks / baseline['rps']:.2f}× baseline requests/s)")
+    for server, (other, _rss) in list(measured.items())[1:]:
+        for name in SERVER_SCENARIOS:
+            if name in other and name in results:
+                print(
+                    f"{name}: {server} {other[name]['rps']:.0f} req/s vs {first} "
+                    f"{results[name]['rps']:.0f} ({other[name]['rps'] / results[name]['rps']:.2f}×)"
+                )
+    print(f"service RSS after the run ({first}, all processes): {rss:.1f} MiB")
+    print(
+        f"Redis memory per open 4-player conflict: {per_conflict:.0f} bytes "
+        f"({per_conflict / 1024:.2f} KiB), over {MEMORY_CONFLICTS} conflicts"
+    )
+    ours, theirs = engine
+    print(
+        f"engine: one check in-process {ours:.2f} µs; d20 '1d20+4+2-1' {theirs:.2f} µs; "
+        f"{theirs / ours:.1f}× faster"
+    )
+    print("\ntargets (issue #6; reported, never asserted):")
+    targets = [
+        (
+            "POST /v1/checks ≥ 0.90 of baseline req/s",
+            results[CHECKS]["rps"] / baseline["rps"],
+            0.90,
+        ),
+        ("conflict round ≥ 0.50 of baseline req/s", results[ROUNDS]["rps"] / baseline["rps"], 0.50),
+        ("in-process check ≥ 10× faster than d20", theirs / ours, 10.0),
+        ("≤ 2 KiB Redis per open 4-player conflict", 2048 / per_conflict, 1.0),
+    ]
+    for label, value, goal in targets:
+        print(f"  {'met    ' if value >= goal else 'NOT met'} {label}: {value:.2f}")
+    for name in (CHECKS, ROUNDS):
+        p99 = results[name]["p99"]
+        print(f"  {'met    ' if p99 <= 15 else 'NOT met'} p99 ≤ 15 ms, {name}: {p99:.1f} ms")
 
 
 def main() -> int:
@@ -165,97 +373,16 @@ def main() -> int:
         print("wrk is needed: apt-get install wrk (Debian), then make bench again", file=sys.stderr)
         return 2
     workdir = Path(tempfile.mkdtemp(prefix="bullseye-bench-"))
+    if LOAD_CORES:
+        os.sched_setaffinity(0, {0})  # this process, the embedded Redis and wrk: core 0
     with ExitStack() as stack:
         redis_url = os.environ.get("REDIS_URL") or stack.enter_context(EmbeddedRedis())
-        service_port, baseline_port = free_port(), free_port()
-        env = {
-            "REDIS_URL": redis_url,
-            "PORT": str(service_port),
-            "WEB_CONCURRENCY": WORKERS,
-            "LOG_FORMAT": "json",
-        }
-        service = _serve(stack, [sys.executable, "-m", "service"], env, workdir / "service.log")
-        _serve(
-            stack,
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "tests.bench.baseline:app",
-                "--port",
-                str(baseline_port),
-                "--workers",
-                WORKERS,
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ],
-            {},
-            workdir / "baseline.log",
-        )
-        base = f"http://127.0.0.1:{service_port}"
-        _wait(base + "/healthz")
-        _wait(f"http://127.0.0.1:{baseline_port}/baseline")
-
-        conflicts = [
-            httpx.post(base + "/v1/conflicts", json=FOUR_PLAYERS).json()
-            for _ in range(CONFLICTS_FOR_ROUNDS)
-        ]
-        targets = [(f"/v1/conflicts/{c['id']}", c["tokens"]["gm"]) for c in conflicts]
-        scenarios = [
-            (
-                "baseline: bare Litestar POST",
-                f"http://127.0.0.1:{baseline_port}/baseline",
-                _lua_post(CHECK),
-            ),
-            ("1. POST /v1/checks", base + "/v1/checks", _lua_post(CHECK)),
-            ("2. POST /v1/checks/batch (20)", base + "/v1/checks/batch", _lua_post(BATCH)),
-            (
-                "3. POST /v1/characters/validate",
-                base + "/v1/characters/validate",
-                _lua_post(VALID_CHARACTER),
-            ),
-            (
-                "4. POST /v1/conflicts/{id}/rounds",
-                base,
-                _lua_post(ROUND, [(p + "/rounds", t) for p, t in targets]),
-            ),
-            ("5. GET /v1/conflicts/{id}", base, _lua_post(None, targets, method="GET")),
-        ]
-        results = {name: _wrk(url, script, workdir) for name, url, script in scenarios}
-        rss = _rss_mb(service.pid)
-
-        store = redis.Redis.from_url(redis_url)
-        before = int(store.info("memory")["used_memory"])
-        with httpx.Client(base_url=base) as client:
-            for _ in range(CONFLICTS_FOR_MEMORY):
-                client.post("/v1/conflicts", json=FOUR_PLAYERS)
-        per_conflict = (int(store.info("memory")["used_memory"]) - before) / CONFLICTS_FOR_MEMORY
-
-    ours_us, d20_us = _engine_ratio()
-    baseline = results["baseline: bare Litestar POST"]
-    print(
-        f"\nmake bench — {SECONDS}s per scenario, {CONNECTIONS} connections, "
-        f"{WORKERS} worker(s), uvicorn, same machine and run\n"
-    )
-    print(f"{'scenario':40} {'req/s':>10} {'ratio':>7} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
-    for name, figures in results.items():
-        ratio = figures["rps"] / baseline["rps"]
-        print(
-            f"{name:40} {figures['rps']:10.0f} {ratio:7.2f} {figures['p50']:8.2f} "
-            f"{figures['p99']:8.2f} {figures['non2xx']:8.0f}"
-        )
-    batch = results["2. POST /v1/checks/batch (20)"]["rps"] * 20
-    print(f"\nbatch: {batch:.0f} checks/s ({batch / baseline['rps']:.2f}× baseline requests/s)")
-    print(f"service RSS after the run (all processes): {rss:.1f} MiB")
-    print(
-        f"Redis memory per open 4-player conflict: {per_conflict:.0f} bytes "
-        f"({per_conflict / 1024:.2f} KiB), over {CONFLICTS_FOR_MEMORY} conflicts"
-    )
-    print(
-        f"engine: one check in-process {ours_us:.1f} µs; d20 '1d20+4+2-1' {d20_us:.1f} µs; "
-        f"{d20_us / ours_us:.1f}× faster"
-    )
+        measured = {}
+        for index, server in enumerate(SERVERS):
+            scenarios = EVERY_SCENARIO if index == 0 else SERVER_SCENARIOS
+            measured[server] = _measure_server(server, scenarios, redis_url, workdir)
+        per_conflict = _redis_bytes_per_conflict(redis_url, workdir)
+    _report(measured, per_conflict, _engine_microseconds())
     print(f"\nlogs and wrk scripts: {workdir}")
     return 0
 
