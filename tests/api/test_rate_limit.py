@@ -6,6 +6,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.api.test_metrics import sample
 from tests.conftest import ServedApp
 
 
@@ -20,10 +21,15 @@ def test_the_limit_holds_for_the_sum_of_two_processes(redis_url: str, tmp_path: 
             httpx.post(f"{(first, second)[i % 2].url}/v1/checks", json={"target": 5, "seed": 1})
             for i in range(16)
         ]
+        refusals = sum(
+            sample(httpx.get(f"{app.url}/metrics").text, "bullseye_rate_limited_total")
+            for app in (first, second)
+        )
     finally:
         first.stop()
         second.stop()
     assert [a.status_code for a in answers] == [200] * 10 + [429] * 6
+    assert refusals == 6
     assert [a.headers["ratelimit-remaining"] for a in answers[:10]] == [
         str(n) for n in range(9, -1, -1)
     ]
@@ -61,5 +67,7 @@ def test_an_unreachable_limiter_refuses_nothing(tmp_path: Path) -> None:
             response = httpx.post(f"{app.url}/v1/checks", json={"target": 5, "seed": 1})
             assert response.status_code == 200
             assert "ratelimit-limit" not in response.headers
+        metrics = httpx.get(f"{app.url}/metrics").text
     finally:
         app.stop()
+    assert sample(metrics, "bullseye_redis_errors_total") >= 3
