@@ -63,6 +63,15 @@ if record ~= '' then redis.call('SET', KEYS[3], record, 'PX', ttl) end
 return 1
 """
 
+# KEYS: state. ARGV: the version of the reader's copy. Returns 1 when the copy is current
+# (then nothing else crosses the wire), 0 when the conflict is gone, else {state, access}.
+_READ_IF_CHANGED = """
+local now = redis.call('HMGET', KEYS[1], 'v', 's', 'a')
+if not now[2] or not now[3] then return 0 end
+if now[1] == ARGV[1] then return 1 end
+return {now[2], now[3]}
+"""
+
 # KEYS: state, events. ARGV: event data, ttl ms of what stays. The access hashes stay as
 # long as the stream, so event-stream readers can still authenticate and see the end.
 _DELETE = """
@@ -132,6 +141,7 @@ class ConflictStore:
         self._recent_size = recent_size
         # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
         self._cas = client.register_script(_CAS)
+        self._read_if_changed = client.register_script(_READ_IF_CHANGED)
         self._delete = client.register_script(_DELETE)
         self._encode = msgspec.msgpack.Encoder().encode
         self._decode_conflict = msgspec.msgpack.Decoder(Conflict).decode
@@ -154,12 +164,28 @@ class ConflictStore:
         return f"{_tag(conflict_id)}:idem:{hashlib.sha256(key.encode()).hexdigest()}"
 
     async def load(self, conflict_id: str) -> Loaded | None:
-        """The conflict and its access hashes, or None when unknown or expired."""
+        """The conflict as stored and its access hashes, or None when unknown or expired.
+
+        When this process remembers the conflict, only the version crosses the wire if the
+        copy is current (a client polling an idle conflict costs no decoding).
+        """
+        state: bytes | None
+        access: bytes | None
+        held = self._recent.get(conflict_id)
         try:
-            state, access = cast(
-                "list[bytes | None]",
-                await self._client.hmget(self.state_key(conflict_id), ["s", "a"]),
-            )
+            if held is None:
+                state, access = cast(
+                    "list[bytes | None]",
+                    await self._client.hmget(self.state_key(conflict_id), ["s", "a"]),
+                )
+            else:
+                answer = await self._read_if_changed(
+                    keys=[self.state_key(conflict_id)], args=[held.conflict.version]
+                )
+                if answer == 1:
+                    self._recent.move_to_end(conflict_id)
+                    return held
+                state, access = cast("list[bytes]", answer) if answer != 0 else (None, None)
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
@@ -211,9 +237,11 @@ class ConflictStore:
         Returns None when written; otherwise what another writer left (or that it is gone).
         """
         conflict_id = conflict.id
-        # The idempotency key is always under the conflict's hash tag: one slot per script.
+        state_key = self.state_key(conflict_id)
+        # Every key is under the conflict's hash tag (one slot per script); without an
+        # idempotency record the third key is unused, and the state key stands in for it.
         key, record = idempotency if idempotency else ("", None)
-        idem_key = self.idempotency_key(conflict_id, key)
+        idem_key = self.idempotency_key(conflict_id, key) if record is not None else state_key
         args: list[Any] = [
             expected_version,
             conflict.version,
@@ -227,7 +255,7 @@ class ConflictStore:
         args += [self._encode(record) if record is not None else b"", EVENTS_MAXLEN]
         try:
             answer = await self._cas(
-                keys=[self.state_key(conflict_id), self.events_key(conflict_id), idem_key],
+                keys=[state_key, self.events_key(conflict_id), idem_key],
                 args=args,
             )
         except RedisError as error:

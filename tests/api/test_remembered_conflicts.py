@@ -126,3 +126,31 @@ def test_without_memory_every_write_reads_first(redis_url: str) -> None:
 def _calls(client: redis.Redis) -> dict[str, int]:
     stats = client.info("commandstats")
     return {name.removeprefix("cmdstat_"): int(row["calls"]) for name, row in stats.items()}
+
+
+def test_a_read_reuses_the_copy_while_it_is_current(
+    client: TestClient, other: TestClient, redis_url: str
+) -> None:
+    """Only the version crosses the wire then: one script call, nothing decoded."""
+    created = create(client)
+    url, gm = f"/v1/conflicts/{created['id']}", bearer(created["tokens"]["gm"])
+    store: ConflictStore = client.app.state.conflicts
+    stored = redis.Redis.from_url(redis_url)
+    first = client.get(url, headers=gm)
+    copy = store.recent(created["id"])
+    before = _calls(stored)
+    again = client.get(url, headers=gm)
+    after = _calls(stored)
+    assert again.json() == first.json()
+    assert store.recent(created["id"]) is copy  # not decoded again
+    assert after.get("evalsha", 0) - before.get("evalsha", 0) == 1
+
+    tied_round(other, created, 1)
+    changed = client.get(url, headers=gm)
+    assert changed.headers["etag"] == '"2"'
+    assert [r["number"] for r in changed.json()["rounds"]] == [1]
+    assert store.recent(created["id"]) is not copy
+
+    assert other.delete(url, headers=gm).status_code == 204
+    assert client.get(url, headers=gm).status_code == 404
+    assert store.recent(created["id"]) is None
