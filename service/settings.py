@@ -19,6 +19,7 @@ class SettingsError(ValueError):
 REDIS_SCHEMES = ("redis:", "rediss:", "unix:")
 Seconds = Annotated[float, Meta(gt=0, le=60)]
 _UPPER_CASE = {"log_level"}
+_LOWER_CASE = {"server"}
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -27,6 +28,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     host: Annotated[str, Meta(min_length=1)] = "127.0.0.1"
     port: Annotated[int, Meta(ge=1, le=65535)] = 8000
     web_concurrency: Annotated[int, Meta(ge=0, le=512)] = 0  # 0: one worker per core
+    server: Literal["granian", "uvicorn"] = "granian"  # see service.serving
+    # Proxies whose X-Forwarded-For names the client (addresses, networks, or *).
+    forwarded_allow_ips: Annotated[str, Meta(max_length=4096)] = "127.0.0.1"
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
     redis_cluster: bool = False  # REDIS_URL names one node of a Redis Cluster
     redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
@@ -69,11 +73,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from ``environ`` (default: the process environment)."""
         environ = os.environ if environ is None else environ
-        raw = {
-            name: environ[name.upper()].upper() if name in _UPPER_CASE else environ[name.upper()]
-            for name in cls.__struct_fields__
-            if environ.get(name.upper(), "") != ""
-        }
+        raw: dict[str, str] = {}
+        for name in cls.__struct_fields__:
+            value = environ.get(name.upper(), "")
+            if value == "":
+                continue
+            if name in _UPPER_CASE:
+                value = value.upper()
+            elif name in _LOWER_CASE:
+                value = value.lower()
+            raw[name] = value
         try:
             return msgspec.convert(raw, cls, strict=False)
         except msgspec.ValidationError as error:

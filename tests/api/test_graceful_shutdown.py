@@ -26,10 +26,11 @@ def _read_response(sock: socket.socket) -> bytes:
     return data
 
 
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
 def test_a_request_in_flight_at_sigterm_is_answered_and_the_process_exits_cleanly(
-    redis_url: str, tmp_path: Path
+    server: str, redis_url: str, tmp_path: Path
 ) -> None:
-    app = ServedApp({"REDIS_URL": redis_url}, tmp_path / "service.log")
+    app = ServedApp({"REDIS_URL": redis_url, "SERVER": server}, tmp_path / "service.log")
     app.wait_ready()
     try:
         in_flight = _connect(app.port)

@@ -9,7 +9,7 @@ On a machine with two or more cores the servers are pinned to their own cores an
 and Redis to core 0, so the load generator does not steal the server's CPU.
 
 Environment: ``BENCH_SECONDS`` (default 10), ``BENCH_CONNECTIONS`` (32),
-``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``uvicorn,granian``: the first runs every
+``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``granian,uvicorn``: the first runs every
 scenario, the others the check and the round), ``BENCH_ROUND_CONFLICTS`` (2000 open
 conflicts share the round scenario, about ten rounds each), ``BENCH_CONFLICTS`` (10000,
 for Redis memory), ``REDIS_URL`` (default: an embedded redis-server).
@@ -44,7 +44,7 @@ from tests.conftest import ROOT, free_port
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 WORKERS = int(os.environ.get("WEB_CONCURRENCY", "1") or "1")
-SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "uvicorn,granian").split(",")]
+SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "granian,uvicorn").split(",")]
 ROUND_CONFLICTS = int(os.environ.get("BENCH_ROUND_CONFLICTS", "2000"))
 MEMORY_CONFLICTS = int(os.environ.get("BENCH_CONFLICTS", "10000"))
 
@@ -69,23 +69,17 @@ def _pinning() -> tuple[list[str], list[str]]:
 SERVER_CORES, LOAD_CORES = _pinning()
 
 
-def _server_command(server: str, target: str, port: int, *, factory: bool = False) -> list[str]:
+def _baseline_command(server: str, port: int) -> list[str]:
+    """The baseline app under ``server``, with the workers the service gets."""
+    target = "tests.bench.baseline:app"
     if server == "uvicorn":
-        flags = ["--factory"] if factory else []
         return [sys.executable, "-m", "uvicorn", target, "--port", str(port), "--workers",
-                str(WORKERS), "--no-access-log", "--log-level", "warning", *flags]  # fmt: skip
+                str(WORKERS), "--no-access-log", "--log-level", "warning"]  # fmt: skip
     if server == "granian":
-        flags = ["--factory"] if factory else []
         return [sys.executable, "-m", "granian", "--interface", "asgi", "--port", str(port),
                 "--workers", str(WORKERS), "--no-access-log", "--log-level", "warning",
-                *flags, target]  # fmt: skip
-    raise SystemExit(f"BENCH_SERVERS: unknown server {server!r} (uvicorn, granian)")
-
-
-def _service_command(server: str, port: int) -> list[str]:
-    if server == "uvicorn":  # the production entry point, exactly as deployed
-        return [sys.executable, "-m", "service"]
-    return _server_command(server, "service.app:create_app", port, factory=True)
+                target]  # fmt: skip
+    raise SystemExit(f"BENCH_SERVERS: unknown server {server!r} (granian, uvicorn)")
 
 
 def _wait(url: str, timeout: float = 30) -> None:
@@ -182,7 +176,9 @@ def _wrk(url: str, script: str, workdir: Path) -> dict[str, float]:
     except (TypeError, ValueError) as error:
         raise SystemExit(f"could not read wrk's report ({error}):\n{out}") from error
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rps, "p50": p50, "p99": p99, "non2xx": float(errors[1]) if errors else 0.0}
+    requests = float(re.search(r"(\d+) requests in", out)[1])  # type: ignore[index]
+    return {"rps": rps, "p50": p50, "p99": p99, "requests": requests, "redis_us": 0.0,
+            "non2xx": float(errors[1]) if errors else 0.0}  # fmt: skip
 
 
 def _rss_mb(pid: int) -> float:
@@ -261,18 +257,23 @@ def _measure_server(
             "LOG_FORMAT": "json",
             "PROMETHEUS_MULTIPROC_DIR": stack.enter_context(tempfile.TemporaryDirectory()),
         }
-        service = _serve(
-            stack, _service_command(server, service_port), env, workdir / f"{server}.log"
+        service = _serve(  # the production entry point, as deployed, with SERVER chosen
+            stack,
+            [sys.executable, "-m", "service"],
+            {**env, "SERVER": server},
+            workdir / f"{server}.log",
         )
         _serve(
             stack,
-            _server_command(server, "tests.bench.baseline:app", baseline_port),
+            _baseline_command(server, baseline_port),
             {},
             workdir / f"{server}-baseline.log",
         )
         base = f"http://127.0.0.1:{service_port}"
         _wait(base + "/healthz")
         _wait(f"http://127.0.0.1:{baseline_port}/baseline")
+        store = redis.Redis.from_url(redis_url)
+        empty = _data_bytes(store)
         targets = asyncio.run(_create_conflicts(base, ROUND_CONFLICTS))
         plan: dict[str, tuple[str, str]] = {
             CHECKS: (base + "/v1/checks", _lua(CHECK)),
@@ -281,13 +282,29 @@ def _measure_server(
             ROUNDS: (base, _lua(ROUND, [(path + "/rounds", token) for path, token in targets])),
             READ: (base, _lua(None, targets, method="GET")),
         }
-        results = {
-            "baseline": _wrk(f"http://127.0.0.1:{baseline_port}/baseline", _lua(CHECK), workdir)
-        }
+        baseline_url = f"http://127.0.0.1:{baseline_port}/baseline"
+        before = _wrk(baseline_url, _lua(CHECK), workdir)
+        results = {}
         for name in scenarios:
-            url, script = plan[name]
-            results[name] = _wrk(url, script, workdir)
-        return results, _rss_mb(service.pid)
+            busy = _redis_microseconds(store)
+            results[name] = _wrk(plan[name][0], plan[name][1], workdir)
+            spent = _redis_microseconds(store) - busy
+            results[name]["redis_us"] = spent / results[name]["requests"]
+        after = _wrk(baseline_url, _lua(CHECK), workdir)
+        # The baseline runs first and last; ratios use the mean, and both runs are shown
+        # so that any drift of the machine during the run is visible.
+        mean = {key: (before[key] + after[key]) / 2 for key in before}
+        measured = {"baseline (mean)": mean, "  baseline, first": before, "  baseline, last": after}
+        if ROUNDS in results:  # the conflicts as the round scenario left them
+            played = {"bytes": (_data_bytes(store) - empty) / ROUND_CONFLICTS,
+                      "rounds": results[ROUNDS]["requests"] / ROUND_CONFLICTS}  # fmt: skip
+            measured["after rounds"] = played
+        return {**measured, **results}, _rss_mb(service.pid)
+
+
+def _redis_microseconds(store: redis.Redis) -> float:
+    """Microseconds Redis has spent in commands so far (INFO commandstats)."""
+    return sum(float(row["usec"]) for row in store.info("commandstats").values())
 
 
 def _redis_bytes_per_conflict(redis_url: str, workdir: Path) -> float:
@@ -319,17 +336,20 @@ def _report(
         f"{WORKERS} worker(s), {pinned}, {os.cpu_count()} cores\n"
     )
     print(f"{'server':8} {'scenario':36} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
-          f"{'p99 ms':>7} {'non-2xx':>7}")  # fmt: skip
+          f"{'p99 ms':>7} {'non-2xx':>7} {'Redis µs/req':>12}")  # fmt: skip
     for server, (results, _rss) in measured.items():
-        baseline = results["baseline"]["rps"]
+        baseline = results["baseline (mean)"]["rps"]
         for name, figures in results.items():
+            if "rps" not in figures:
+                continue
             print(
                 f"{server:8} {name:36} {figures['rps']:9.0f} {figures['rps'] / baseline:6.2f} "
-                f"{figures['p50']:7.2f} {figures['p99']:7.2f} {figures['non2xx']:7.0f}"
+                f"{figures['p50']:7.2f} {figures['p99']:7.2f} {figures['non2xx']:7.0f} "
+                f"{figures['redis_us']:12.1f}"
             )
         print()
     first, (results, rss) = next(iter(measured.items()))
-    baseline = results["baseline"]
+    baseline = results["baseline (mean)"]
     if BATCH_20 in results:
         checks = results[BATCH_20]["rps"] * 20
         print(f"batch: {checks:.0f} checks/s ({checks / baseline['rps']:.2f}× baseline requests/s)")
@@ -345,6 +365,12 @@ def _report(
         f"Redis memory per open 4-player conflict: {per_conflict:.0f} bytes "
         f"({per_conflict / 1024:.2f} KiB), over {MEMORY_CONFLICTS} conflicts"
     )
+    if played := results.get("after rounds"):
+        kib = played["bytes"] / 1024
+        print(
+            f"Redis memory per conflict after the round scenario ({played['rounds']:.1f} rounds "
+            f"each, events included): {played['bytes']:.0f} bytes ({kib:.2f} KiB)"
+        )
     ours, theirs = engine
     print(
         f"engine: one check in-process {ours:.2f} µs; d20 '1d20+4+2-1' {theirs:.2f} µs; "

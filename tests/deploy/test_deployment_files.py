@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
+from service.serving import GRACEFUL_SHUTDOWN_SECONDS
 from service.settings import Settings
 from service.store.conflicts import ConflictStore
 
@@ -33,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 
-# Read by the server or the metrics library rather than by service.settings.Settings.
-SERVER_VARIABLES = {"PROMETHEUS_MULTIPROC_DIR", "FORWARDED_ALLOW_IPS"}
+# Read by the metrics library rather than by service.settings.Settings.
+SERVER_VARIABLES = {"PROMETHEUS_MULTIPROC_DIR"}
 COMPILERS = {"build-essential", "gcc", "g++", "clang", "cc", "c++", "make"}
 LABEL = ("app.kubernetes.io/name", "bullseye")
 
@@ -403,10 +404,7 @@ def seconds(duration: str | int) -> float:
 
 def graceful_shutdown_seconds() -> int:
     """The server's graceful-shutdown timeout, as `python -m service` passes it."""
-    source = (ROOT / "service" / "__main__.py").read_text()
-    match = re.search(r"timeout_graceful_shutdown=(\d+)", source)
-    assert match, "service/__main__.py changed: update graceful_shutdown_seconds()"
-    return int(match.group(1))
+    return GRACEFUL_SHUTDOWN_SECONDS
 
 
 @cache
