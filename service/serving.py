@@ -1,8 +1,8 @@
 """The ASGI servers ``python -m service`` can run the app under: granian (the default) or uvicorn.
 
-``make bench`` compares them on the same machine; granian answered checks 4–21 % faster and
-rounds within the noise of uvicorn (README, "Performance"), so it serves by default.
-Both get the same settings: bind address, workers, trusted proxies, and a graceful stop.
+``make bench`` compares them through this module on the same machine: granian answered
+checks 1–4 % faster and rounds level with uvicorn (README, "Performance"), so it serves by
+default. Both get the same settings: bind address, workers, trusted proxies, graceful stop.
 """
 
 from __future__ import annotations
