@@ -317,10 +317,11 @@ class _Mutation:
     async def _attempts(
         self, conflict_id: str, step: Step, if_match: str | None, idem: tuple[str, str] | None
     ) -> Response[bytes]:
-        # Start from this process's last copy when it has one: then the write is the only
-        # Redis round trip. Anything decided on a copy that may be stale (a refusal, a
-        # failed If-Match) is decided again on a fresh read before it is answered.
-        loaded = self.store.recent(conflict_id)
+        # Start from this process's copy when copies have lately been current: then the
+        # write is the only Redis round trip. Anything decided on a copy that may be stale
+        # (a refusal, a failed If-Match) is decided again on a fresh read before it is
+        # answered.
+        loaded = self.store.copy_for_write(conflict_id)
         fresh = loaded is None
         if loaded is None:
             loaded = await _load(self.store, conflict_id)
@@ -339,6 +340,7 @@ class _Mutation:
                 events=events,
                 ttl_ms=new.ttl_seconds * 1000,
                 idempotency=record,
+                from_copy=not fresh,
             )
             if refused is None:
                 was = loaded.conflict.status

@@ -17,7 +17,7 @@ from redis.exceptions import RedisError
 
 from service.bullseye.conflicts import Conflict, Event
 from service.bullseye.values import Value
-from service.metrics import REDIS_ERRORS
+from service.metrics import CONFLICT_COPIES, REDIS_ERRORS
 
 if TYPE_CHECKING:
     from service.store.client import RedisClient
@@ -129,16 +129,21 @@ class NotWritten(Value, frozen=True, kw_only=True):
 class ConflictStore:
     """Reads and atomic writes of conflicts; one per process, over the process's client.
 
-    It remembers the conflicts this process last read or wrote (``recent``), so that a
-    write can usually go straight to the compare-and-set: one Redis round trip. A copy
-    that another process has since changed only costs a retry, never an update (the
-    compare-and-set refuses it and answers with the stored state).
+    It remembers the conflicts this process last read or wrote (``recent``). A read then
+    moves only the version while the copy is current. A write can go straight to the
+    compare-and-set from the copy (one Redis round trip) as long as copies have lately
+    been current (``copy_for_write``): with requests for a conflict spread over many
+    workers they mostly are not, and a write that starts from a stale copy costs a
+    wasted attempt. Either way a stale copy never costs an update: the compare-and-set
+    refuses it and answers with the stored state.
     """
 
     def __init__(self, client: RedisClient, recent_size: int = 0) -> None:
         self._client = client
         self._recent: OrderedDict[str, Loaded] = OrderedDict()
         self._recent_size = recent_size
+        # Moving share of remembered copies found current when put to use; starts trusting.
+        self._copies_current = 1.0
         # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
         self._cas = client.register_script(_CAS)
         self._read_if_changed = client.register_script(_READ_IF_CHANGED)
@@ -182,6 +187,7 @@ class ConflictStore:
                 answer = await self._read_if_changed(
                     keys=[self.state_key(conflict_id)], args=[held.conflict.version]
                 )
+                self._learn(copy_was_current=answer == 1)
                 if answer == 1:
                     self._recent.move_to_end(conflict_id)
                     return held
@@ -199,6 +205,19 @@ class ConflictStore:
     def recent(self, conflict_id: str) -> Loaded | None:
         """The conflict as this process last saw it, possibly since changed elsewhere."""
         return self._recent.get(conflict_id)
+
+    def copy_for_write(self, conflict_id: str) -> Loaded | None:
+        """The copy to start a write from without reading, while copies tend to be current."""
+        return self._recent.get(conflict_id) if self._copies_current >= 0.5 else None
+
+    @property
+    def copies_current(self) -> float:
+        """The recent share of remembered copies that were current when used (0…1)."""
+        return self._copies_current
+
+    def _learn(self, *, copy_was_current: bool) -> None:
+        self._copies_current += (float(copy_was_current) - self._copies_current) / 16
+        CONFLICT_COPIES.labels("current" if copy_was_current else "stale").inc()
 
     def _remember(self, loaded: Loaded) -> None:
         if self._recent_size:
@@ -228,11 +247,13 @@ class ConflictStore:
         ttl_ms: int,
         access: Access | None = None,
         idempotency: tuple[str, IdempotencyRecord] | None = None,
+        from_copy: bool = False,
     ) -> NotWritten | None:
         """Store ``conflict`` if the stored version is still ``expected_version`` (0: new).
 
         ``access``: the token hashes, given when the conflict is created (they never
         change). ``idempotency``: the client's Idempotency-Key and the response to keep.
+        ``from_copy``: ``expected_version`` is a remembered copy's, not a fresh read's.
 
         Returns None when written; otherwise what another writer left (or that it is gone).
         """
@@ -261,6 +282,8 @@ class ConflictStore:
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
+        if from_copy:
+            self._learn(copy_was_current=answer == 1)
         if answer == 1:
             held = access if access is not None else self._access_of(conflict_id)
             if held is not None:

@@ -154,3 +154,23 @@ def test_a_read_reuses_the_copy_while_it_is_current(
     assert other.delete(url, headers=gm).status_code == 204
     assert client.get(url, headers=gm).status_code == 404
     assert store.recent(created["id"]) is None
+
+
+def test_when_copies_are_mostly_stale_writes_read_first_and_trust_returns_later(
+    client: TestClient, other: TestClient
+) -> None:
+    """Two replicas taking turns on every conflict (round-robin routing): each one's copy is
+    always one change behind, so starting writes from copies would only waste attempts."""
+    store: ConflictStore = client.app.state.conflicts
+    created = create(client)
+    for number in range(1, 41, 2):
+        tied_round(other, created, number)
+        tied_round(client, created, number + 1)
+    assert store.copies_current < 0.5
+    assert store.recent(created["id"]) is not None
+    assert store.copy_for_write(created["id"]) is None  # read first, then compare-and-set
+
+    for number in range(41, 61):  # now only this replica serves the conflict
+        tied_round(client, created, number)
+    assert store.copies_current >= 0.5
+    assert store.copy_for_write(created["id"]) is store.recent(created["id"])
