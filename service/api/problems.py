@@ -14,6 +14,7 @@ from litestar.response import Response
 
 from service.api.context import current_request_id
 from service.bullseye.errors import STATE_CONFLICTS, Concern, RuleCode, RulesError
+from service.bullseye.limits import MAX_ROUNDS
 from service.bullseye.values import Value
 from service.store.conflicts import StoreError
 
@@ -183,6 +184,11 @@ _RULE_PROBLEMS: dict[RuleCode, tuple[str, str]] = {
         "§4.4: the outcome check comes after one side's score falls to 0 or below.",
     ),
     RuleCode.OUTCOME_ALREADY_MADE: ("Outcome already made", "§4.4: one final check only."),
+    RuleCode.ROUND_LIMIT_REACHED: (
+        "Round limit reached",
+        f"A conflict takes at most {MAX_ROUNDS} rounds: its state keeps every round. The book "
+        "sets no limit; settle a longer conflict at the table.",
+    ),
     RuleCode.SEED_IGNORED: (
         "Seed not used",
         "A warning, not an error: a Quick 10 rolls nothing, so its seed had no effect.",

@@ -31,6 +31,7 @@ from service.bullseye.dice import DiceKind, RandomSource, face_concerns
 from service.bullseye.errors import Concern, RuleCode, RulesError
 from service.bullseye.limits import (
     MAX_CHECK_QUALITIES,
+    MAX_ROUNDS,
     MAX_SITUATIONAL,
     Name,
     Protection,
@@ -465,6 +466,12 @@ def _require_active(conflict: Conflict) -> None:
         raise RulesError(
             RuleCode.CONFLICT_NOT_ACTIVE,
             f"The conflict is {conflict.status}; it takes no more rounds.",
+        )
+    if conflict.round > MAX_ROUNDS:
+        raise RulesError(
+            RuleCode.ROUND_LIMIT_REACHED,
+            f"The conflict has been through {MAX_ROUNDS} rounds, the service's limit; "
+            "settle it at the table and delete it.",
         )
 
 

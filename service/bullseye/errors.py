@@ -41,6 +41,7 @@ class RuleCode(StrEnum):
     ALREADY_SUBMITTED = "already-submitted"
     CONFLICT_NOT_DECIDED = "conflict-not-decided"
     OUTCOME_ALREADY_MADE = "outcome-already-made"
+    ROUND_LIMIT_REACHED = "round-limit-reached"
 
 
 STATE_CONFLICTS = frozenset(
@@ -51,6 +52,7 @@ STATE_CONFLICTS = frozenset(
         RuleCode.ALREADY_SUBMITTED,
         RuleCode.CONFLICT_NOT_DECIDED,
         RuleCode.OUTCOME_ALREADY_MADE,
+        RuleCode.ROUND_LIMIT_REACHED,
     }
 )
 

@@ -13,6 +13,7 @@ from msgspec import Meta
 __all__ = [
     "MAX_CHECK_QUALITIES",
     "MAX_DEPLETABLES",
+    "MAX_ROUNDS",
     "MAX_SITUATIONAL",
     "Face",
     "Label",
@@ -29,6 +30,9 @@ __all__ = [
 MAX_CHECK_QUALITIES = 24
 MAX_SITUATIONAL = 16
 MAX_DEPLETABLES = 2  # §7.6: at most two depletable qualities per character
+# The book sets no limit, but a conflict keeps every round in its state: this bounds it
+# (ties can otherwise go on for ever, §4.3 sudden death).
+MAX_ROUNDS = 100
 
 Name = Annotated[str, Meta(min_length=1, max_length=120, description="A name, 1–120 characters.")]
 Label = Annotated[

@@ -35,6 +35,7 @@ from service.bullseye.conflicts import (
 )
 from service.bullseye.dice import DICE, DiceKind
 from service.bullseye.errors import STATE_CONFLICTS, RuleCode, RulesError
+from service.bullseye.limits import MAX_ROUNDS
 from service.bullseye.modifiers import ModifierSource, QualityType, QualityUse
 from service.bullseye.narration import Outcome
 
@@ -476,6 +477,27 @@ def test_section_4_3_decided_conflict_accepts_no_more_rounds(action):
     error = refusal(decided, action)
     assert error.code is RuleCode.CONFLICT_NOT_ACTIVE
     assert error.code in STATE_CONFLICTS
+
+
+def test_round_limit_a_conflict_plays_its_hundredth_round_and_no_more():
+    """Service limit, not the book's (it sets none): the state keeps every round, and §4.3's
+    sudden death can tie for ever. Tied rounds up to the 100th play; the 101st is refused
+    (round-limit-reached, 409), whole or one check at a time."""
+    conflict = conflict_of(pc("ann", 3), opposition=foe(0, 0))
+    for _ in range(MAX_ROUNDS):
+        conflict, _events = resolve(conflict, rolled(10), ann=rolled(10))
+    assert (conflict.status, len(conflict.rounds), conflict.round) == (
+        ConflictStatus.ACTIVE,
+        MAX_ROUNDS,
+        MAX_ROUNDS + 1,
+    )
+    for action in (
+        ResolveRound(gm=rolled(10), players={"ann": rolled(10)}),
+        Submit(number=MAX_ROUNDS + 1, participant="ann", check=rolled(10)),
+    ):
+        error = refusal(conflict, action)
+        assert error.code is RuleCode.ROUND_LIMIT_REACHED
+        assert error.code in STATE_CONFLICTS
 
 
 # --- submitting one check at a time ------------------------------------------------------
