@@ -199,8 +199,17 @@ def _cors(settings: Settings) -> CORSConfig | None:
     )
 
 
-def create_app(settings: Settings | None = None, *, rng: RandomSource | None = None) -> Litestar:
-    """Build the app. ``rng`` replaces the server's dice (tests pass a seeded one)."""
+def create_app(
+    settings: Settings | None = None,
+    *,
+    rng: RandomSource | None = None,
+    freeze_at_startup: bool = False,
+) -> Litestar:
+    """Build the app. ``rng`` replaces the server's dice (tests pass a seeded one).
+
+    ``freeze_at_startup``: the app is a server worker's for its whole life, so what start-up
+    built is frozen out of the cycle collector's passes (``gc.freeze``, process-wide).
+    """
     settings = settings or Settings.from_env()
     configure_logging(settings)
 
@@ -246,7 +255,7 @@ def create_app(settings: Settings | None = None, *, rng: RandomSource | None = N
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=_cors(settings),
         lifespan=[redis_client],
-        on_startup=[publish_openapi, _settle_memory],
+        on_startup=[publish_openapi, *([_settle_memory] if freeze_at_startup else [])],
         state=State({"settings": settings, "rate_limiter": None}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from service.app import create_app
 
 if TYPE_CHECKING:
+    from litestar import Litestar
     from litestar.types import ASGIApp
 
     from service.settings import Settings
 
-__all__ = ["GRACEFUL_SHUTDOWN_SECONDS", "granian_app", "serve"]
+__all__ = ["GRACEFUL_SHUTDOWN_SECONDS", "granian_app", "serve", "served_app"]
 
 # On SIGTERM: stop accepting, finish the requests in flight for at most this long, exit.
 GRACEFUL_SHUTDOWN_SECONDS = 10
@@ -33,11 +34,16 @@ _GRANIAN_LOGGING: dict[str, Any] = {
 }
 
 
+def served_app() -> Litestar:
+    """The app as a server worker builds it, for the rest of the worker's life."""
+    return create_app(freeze_at_startup=True)
+
+
 def granian_app() -> ASGIApp:
     """The app as granian's workers load it: behind the trusted proxies' X-Forwarded-For."""
     from granian.utils.proxies import wrap_asgi_with_proxy_headers
 
-    app = create_app()
+    app = served_app()
     trusted = app.state.settings.forwarded_allow_ips
     return wrap_asgi_with_proxy_headers(app, trusted_hosts=trusted)  # type: ignore[no-any-return]
 
@@ -48,7 +54,7 @@ def serve(settings: Settings) -> None:
         import uvicorn
 
         uvicorn.run(
-            "service.app:create_app",
+            "service.serving:served_app",
             factory=True,
             host=settings.host,
             port=settings.port,
