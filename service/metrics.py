@@ -33,7 +33,8 @@ __all__ = [
     "observe_request",
 ]
 
-CONTENT_TYPE = CONTENT_TYPE_LATEST
+# Without its charset parameter: the response adds one for text media types itself.
+CONTENT_TYPE = CONTENT_TYPE_LATEST.replace("; charset=utf-8", "")
 
 REQUESTS = Counter(
     "bullseye_http_requests", "HTTP requests answered.", ["method", "route", "status"]

@@ -1,7 +1,7 @@
 """The ASGI servers ``python -m service`` can run the app under: granian (the default) or uvicorn.
 
 ``make bench`` compares them through this module on the same machine: granian answered
-checks 1–4 % faster and rounds level with uvicorn (README, "Performance"), so it serves by
+checks 1–6 % faster and rounds level with uvicorn (README, "Performance"), so it serves by
 default. Both get the same settings: bind address, workers, trusted proxies, graceful stop.
 """
 

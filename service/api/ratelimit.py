@@ -83,11 +83,16 @@ class RateLimiter:
             REDIS_ERRORS.inc()
             _log.warning("rate_limiter_unavailable", error=type(error).__name__)
             return None
+        reset = max(0, int(stats.reset_time - time.time() + 0.999))
+        if reset == 0 and stats.remaining < self.item.amount:
+            # limits reports 0 for a window's very first hit (its key's TTL is a whole
+            # multiple of the window); that hit counts for the whole window.
+            reset = self.item.get_expiry()
         return Decision(
             allowed=allowed,
             limit=self.item.amount,
             remaining=max(0, stats.remaining),
-            reset_seconds=max(0, int(stats.reset_time - time.time() + 0.999)),
+            reset_seconds=reset,
         )
 
 

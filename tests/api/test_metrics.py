@@ -47,7 +47,7 @@ def test_metrics_count_requests_and_conflicts_across_two_workers(
     finally:
         app.stop()
     assert scraped.status_code == 200
-    assert scraped.headers["content-type"].startswith("text/plain")
+    assert scraped.headers["content-type"] == "text/plain; version=1.0.0; charset=utf-8"
     text = scraped.text
     checks = sample(
         text, "bullseye_http_requests_total", method="POST", route="/v1/checks", status="200"

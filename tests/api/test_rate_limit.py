@@ -33,6 +33,9 @@ def test_the_limit_holds_for_the_sum_of_two_processes(redis_url: str, tmp_path: 
     assert [a.headers["ratelimit-remaining"] for a in answers[:10]] == [
         str(n) for n in range(9, -1, -1)
     ]
+    assert all(1 <= int(a.headers["ratelimit-reset"]) <= 60 for a in answers), [
+        a.headers["ratelimit-reset"] for a in answers
+    ]
     refused = answers[-1]
     assert refused.json()["type"] == "/problems/rate-limited"
     assert refused.headers["ratelimit-limit"] == "10"
