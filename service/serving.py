@@ -1,8 +1,9 @@
-"""The ASGI servers ``python -m service`` can run the app under: granian (the default) or uvicorn.
+"""The ASGI servers ``python -m service`` can run the app under: uvicorn (the default) or granian.
 
-``make bench`` compares them through this module on the same machine: granian answered
-checks 1–6 % faster and rounds level with uvicorn (README, "Performance"), so it serves by
-default. Both get the same settings: bind address, workers, trusted proxies, graceful stop.
+``make bench`` compares them through this module on the same machine. Over seven runs
+neither was reliably faster on checks, and uvicorn answered rounds faster on average, with a
+much shorter tail on the baseline (README, "Performance"), so it serves by default. Both get
+the same settings: bind address, workers, trusted proxies, graceful stop.
 """
 
 from __future__ import annotations

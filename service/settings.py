@@ -28,7 +28,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     host: Annotated[str, Meta(min_length=1)] = "127.0.0.1"
     port: Annotated[int, Meta(ge=1, le=65535)] = 8000
     web_concurrency: Annotated[int, Meta(ge=0, le=512)] = 0  # 0: one worker per core
-    server: Literal["granian", "uvicorn"] = "granian"  # see service.serving
+    server: Literal["uvicorn", "granian"] = "uvicorn"  # see service.serving
     # Proxies whose X-Forwarded-For names the client (addresses, networks, or *).
     forwarded_allow_ips: Annotated[str, Meta(max_length=4096)] = "127.0.0.1"
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
