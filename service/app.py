@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import secrets
+import signal
+import threading
 import time
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -38,6 +41,7 @@ from service.store.conflicts import ConflictStore
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
+    from types import FrameType
 
     from litestar.types import Message, Receive, Scope, Send
 
@@ -172,6 +176,26 @@ def _settle_memory(_: Litestar) -> None:
     gc.freeze()
 
 
+def _end_event_streams_on_stop(app: Litestar) -> None:
+    """Chain onto the server's own SIGTERM and SIGINT handling: open event streams end at
+    once (their clients resume with Last-Event-ID) instead of holding a stopping worker
+    for the whole grace period, since a stream never finishes by itself."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread receives signals (an app run by a test client)
+    loop = asyncio.get_running_loop()
+    stopping: asyncio.Event = app.state.stopping
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(signum)
+        if not callable(previous):
+            continue  # no server handler to chain onto: leave the default alone
+
+        def on_stop(number: int, frame: FrameType | None, then: Any = previous) -> None:
+            loop.call_soon_threadsafe(stopping.set)
+            then(number, frame)
+
+        signal.signal(signum, on_stop)
+
+
 def _hidden(*_: Any) -> None:
     """Guard for Litestar's own schema routes: the service publishes its own document."""
     raise NotFoundException
@@ -203,12 +227,13 @@ def create_app(
     settings: Settings | None = None,
     *,
     rng: RandomSource | None = None,
-    freeze_at_startup: bool = False,
+    worker: bool = False,
 ) -> Litestar:
     """Build the app. ``rng`` replaces the server's dice (tests pass a seeded one).
 
-    ``freeze_at_startup``: the app is a server worker's for its whole life, so what start-up
-    built is frozen out of the cycle collector's passes (``gc.freeze``, process-wide).
+    ``worker``: the app is a server worker's for the worker's whole life. What start-up
+    built is frozen out of the cycle collector's passes (``gc.freeze``), and the stop
+    signal also ends open event streams (both process-wide, hence not for tests' apps).
     """
     settings = settings or Settings.from_env()
     configure_logging(settings)
@@ -218,6 +243,7 @@ def create_app(
         # Made here, never at import: each event loop (worker, test client) gets its own.
         app.state.redis = make_client(settings)
         app.state.redis_streams = make_client(settings, for_streams=True)
+        app.state.stopping = asyncio.Event()  # set when the worker is told to stop
         app.state.conflicts = ConflictStore(app.state.redis, recent_size=settings.recent_conflicts)
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
@@ -255,7 +281,10 @@ def create_app(
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=_cors(settings),
         lifespan=[redis_client],
-        on_startup=[publish_openapi, *([_settle_memory] if freeze_at_startup else [])],
+        on_startup=[
+            publish_openapi,
+            *([_settle_memory, _end_event_streams_on_stop] if worker else []),
+        ],
         state=State({"settings": settings, "rate_limiter": None}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[

@@ -37,7 +37,7 @@ _GRANIAN_LOGGING: dict[str, Any] = {
 
 def served_app() -> Litestar:
     """The app as a server worker builds it, for the rest of the worker's life."""
-    return create_app(freeze_at_startup=True)
+    return create_app(worker=True)
 
 
 def granian_app() -> ASGIApp:

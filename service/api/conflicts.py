@@ -739,7 +739,7 @@ class ConflictController(Controller):
         _role(access, _token_of(request, x_conflict_token))
         streams = ConflictStore(state.redis_streams)
         after = last_event_id if last_event_id and _is_stream_id(last_event_id) else "0"
-        return ServerSentEvent(_event_messages(streams, conflict_id, after))
+        return ServerSentEvent(_event_messages(streams, conflict_id, after, state.stopping))
 
 
 def _is_stream_id(value: str) -> bool:
@@ -748,11 +748,19 @@ def _is_stream_id(value: str) -> bool:
 
 
 async def _event_messages(
-    store: ConflictStore, conflict_id: str, after: str
+    store: ConflictStore, conflict_id: str, after: str, stopping: asyncio.Event
 ) -> AsyncIterator[ServerSentEventMessage]:
     while True:
+        reading = asyncio.ensure_future(store.read_events(conflict_id, after, SSE_BLOCK_MS))
+        stop = asyncio.ensure_future(stopping.wait())
+        await asyncio.wait((reading, stop), return_when=asyncio.FIRST_COMPLETED)
+        stop.cancel()
+        if not reading.done():  # the worker is stopping: end here, the client resumes
+            reading.cancel()
+            yield ServerSentEventMessage(comment="server stopping; reconnect with Last-Event-ID")
+            return
         try:
-            batch = await store.read_events(conflict_id, after, SSE_BLOCK_MS)
+            batch = reading.result()
         except StoreError:
             return
         if not batch:

@@ -22,7 +22,7 @@ def unfrozen() -> Iterator[None]:
 
 @pytest.mark.usefixtures("unfrozen")
 def test_a_worker_app_freezes_start_up_objects(settings: Settings) -> None:
-    with TestClient(create_app(settings, freeze_at_startup=True)) as client:
+    with TestClient(create_app(settings, worker=True)) as client:
         assert client.get("/healthz").status_code == 200
         assert gc.get_freeze_count() > 10_000  # modules, routes, the OpenAPI document
 
