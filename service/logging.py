@@ -23,12 +23,16 @@ if TYPE_CHECKING:
 __all__ = ["configure_logging", "log_request"]
 
 
+# Built once: every line of the process is rendered with it.
+_encode_line = msgspec.json.Encoder(enc_hook=repr).encode
+
+
 def _encode(event: object, **_: object) -> str:
-    return msgspec.json.encode(event, enc_hook=repr).decode()
+    return _encode_line(event).decode()
 
 
 def _encode_bytes(event: object, **_: object) -> bytes:
-    return msgspec.json.encode(event, enc_hook=repr)
+    return _encode_line(event)
 
 
 class _StderrLines:
@@ -81,7 +85,6 @@ def _write(stream: TextIO, data: bytes) -> None:
 
 _LINES = _StderrLines()
 atexit.register(_LINES.flush)
-_encode_line = msgspec.json.Encoder(enc_hook=repr).encode
 
 
 def _request_line_direct(event: dict[str, Any]) -> None:

@@ -44,11 +44,7 @@ class Table(Value, frozen=True, kw_only=True):
 
     def label_for(self, value: int) -> str:
         """The label of the band that ``value`` falls in."""
-        dense = _DENSE_LABELS.get(id(self))
-        if dense is None:
-            return band(self, value).label
-        index = value - self.rows[0].value
-        return dense[0] if index < 0 else dense[min(index, len(dense) - 1)]
+        return band(self, value).label
 
 
 def band(table: Table, value: int) -> Row:
@@ -165,11 +161,4 @@ TABLES: dict[TableName, Table] = {
 # Every check looks up three labels: the book's tables are indexed once, at import.
 _STARTS: dict[int, tuple[int, ...]] = {
     id(table): tuple(row.value for row in table.rows) for table in TABLES.values()
-}
-# The label of every value from the bottom row to the top one, by value - bottom.
-_DENSE_LABELS: dict[int, tuple[str, ...]] = {
-    id(table): tuple(
-        band(table, value).label for value in range(table.rows[0].value, table.rows[-1].value + 1)
-    )
-    for table in TABLES.values()
 }

@@ -144,6 +144,10 @@ class ConflictStore:
         self._recent_size = recent_size
         # Moving share of remembered copies found current when put to use; starts trusting.
         self._copies_current = 1.0
+        self._copies_found = {
+            found: CONFLICT_COPIES.labels("current" if found else "stale")
+            for found in (True, False)
+        }
         # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
         self._cas = client.register_script(_CAS)
         self._read_if_changed = client.register_script(_READ_IF_CHANGED)
@@ -217,7 +221,7 @@ class ConflictStore:
 
     def _learn(self, *, copy_was_current: bool) -> None:
         self._copies_current += (float(copy_was_current) - self._copies_current) / 16
-        CONFLICT_COPIES.labels("current" if copy_was_current else "stale").inc()
+        self._copies_found[copy_was_current].inc()
 
     def _remember(self, loaded: Loaded) -> None:
         if self._recent_size:
@@ -285,7 +289,8 @@ class ConflictStore:
         if from_copy:
             self._learn(copy_was_current=answer == 1)
         if answer == 1:
-            held = access if access is not None else self._access_of(conflict_id)
+            copy = self._recent.get(conflict_id)
+            held = access if access is not None else copy.access if copy is not None else None
             if held is not None:
                 self._remember(Loaded(conflict=conflict, access=held))
             return None
@@ -296,10 +301,6 @@ class ConflictStore:
         current = self._loaded(state, stored_access)
         self._remember(current)
         return NotWritten(current=current)
-
-    def _access_of(self, conflict_id: str) -> Access | None:
-        held = self._recent.get(conflict_id)
-        return held.access if held is not None else None
 
     async def delete(self, conflict_id: str) -> bool:
         """Remove the conflict; its stream keeps a last ``conflict.closed`` for a while."""
