@@ -9,6 +9,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
+	@echo "make lint           ruff, mypy --strict and the import contracts (pyproject.toml)"
 	@echo "make test           lint, type-check and run the whole test suite"
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
@@ -33,15 +34,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check service tests
 	$(BIN)/ruff format --check service tests
 	$(BIN)/mypy --strict service
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 openapi: $(STAMP)
-	$(BIN)/python -m service.api.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json
+	$(BIN)/python -m service.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json
 
 openapi-check: $(STAMP)
-	@$(BIN)/python -m service.api.export | diff -u openapi/openapi.json - \
+	@$(BIN)/python -m service.export | diff -u openapi/openapi.json - \
 		&& echo "openapi/openapi.json matches the app" \
 		|| { echo "openapi/openapi.json is stale: run 'make openapi' and commit it"; exit 1; }
 

@@ -7,7 +7,6 @@ import gc
 import secrets
 import signal
 import threading
-import time
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -15,157 +14,50 @@ from litestar import Litestar, Router
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
-from litestar.enums import ScopeType
 from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
-from service.api.access import ApiKeyGuard, key_hashes
-from service.api.characters import CharacterController
-from service.api.checks import CheckController
-from service.api.conflicts import CREATED_LINKS, ConflictController
-from service.api.context import REQUEST_ID, new_id
-from service.api.openapi import openapi_document, openapi_json
-from service.api.operations import OperationsController
-from service.api.problems import handle_exception, problem_response
-from service.api.ratelimit import Decision, RateLimiter, identity_of
-from service.api.reference import ConditionController, TableController
-from service.bullseye.dice import RandomSource
-from service.logging import configure_logging, log_request
-from service.metrics import RATE_LIMITED, observe_request
+from service.http.keys import ApiKeyGuard, key_hashes
+from service.http.middleware import RequestShell
+from service.http.openapi import openapi_document, openapi_json
+from service.http.operations import OperationsController, RulesetIndexController, ruleset_index
+from service.http.problems import handle_exception, register_problems
+from service.http.ratelimit import RateLimiter
+from service.http.registry import RulesetList
+from service.kernel.dice import RandomSource
+from service.logging import configure_logging
+from service.rulesets import RULESETS
+from service.rulesets.bullseye.api.conflict_store import ConflictStore
+from service.sessions.client import make_client
 from service.settings import Settings
-from service.store.client import make_client
-from service.store.conflicts import ConflictStore
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
     from types import FrameType
 
-    from litestar.types import Message, Receive, Scope, Send
 
-__all__ = ["API_VERSION", "BullseyeApp", "create_app", "published_openapi"]
+__all__ = ["API_VERSION", "create_app", "published_openapi"]
 
 API_VERSION = "1.0.0"
-MAX_REQUEST_ID = 128
-SECURITY_HEADERS = (
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-)
-# The docs page runs Swagger UI from this origin only (its one inline script included).
-DOCS_HEADERS = (
-    *SECURITY_HEADERS,
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self' 'unsafe-inline'; "
-        b"style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
-    ),
-)
-
-
 _DESCRIPTION = """\
-Runs the tabletop role-playing game **Bullseye v1.0** for other software: d20 checks with
-the book's modifier rules, conditions from depletable scores, and the narrative tables.
-Section numbers (§2.1.2) refer to the rulebook. Where the book is ambiguous the service
-applies the decisions listed in the project README's "Rules as applied, and decisions".
+Runs tabletop role-playing games for other software. `GET /v1/rulesets` lists the games
+hosted and where their routes are mounted. Where a book is ambiguous the service applies
+the decisions listed in the project README's "Rules as applied, and decisions".
 
 Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
 `GET /problems/{code}`; validation problems list each error with a JSON pointer.
 """
 
-OPENAPI_LINKS = {"createConflict": CREATED_LINKS}
+
+def _description() -> str:
+    games = "\n".join(f"* **{r.title}** (`{r.route_prefix}`): {r.description}" for r in RULESETS)
+    return f"{_DESCRIPTION}\n{games}\n"
 
 
-def _valid_request_id(raw: bytes) -> str | None:
-    text = raw.decode("latin-1")
-    if 0 < len(text) <= MAX_REQUEST_ID and text.isascii() and text.isprintable():
-        return text
-    return None
-
-
-class BullseyeApp(Litestar):
-    """Litestar with one outermost layer per HTTP request: the request id and the access log.
-
-    It wraps the whole app, so 404s for unknown routes and every other framework error
-    carry ``X-Request-ID`` and are logged too. Bodies and credentials are never logged.
-    """
-
-    async def _rate_decision(self, scope: Scope) -> Decision | None:
-        """The limiter's word on a /v1 request (None: no limit, or Redis cannot say)."""
-        limiter: RateLimiter | None = self.state.rate_limiter
-        if limiter is None or not scope["path"].startswith("/v1/"):
-            return None
-        if scope.get("method") == "OPTIONS":
-            return None
-        api_key = None
-        if self.state.settings.api_keys:
-            headers = dict(scope["headers"])
-            api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
-            scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-            if api_key is None and scheme.lower() == "bearer":
-                api_key = token.strip() or None
-        client = scope.get("client")
-        return await limiter.decide(identity_of(api_key, client[0] if client else None))
-
-    async def __call__(  # type: ignore[override]  # plain ASGI types, as Litestar's own middleware
-        self, scope: Scope, receive: Receive, send: Send
-    ) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await super().__call__(scope, receive, send)
-            return
-        request_id = None
-        for name, value in scope["headers"]:
-            if name == b"x-request-id":
-                request_id = _valid_request_id(value)
-                break
-        request_id = request_id or new_id()
-        token = REQUEST_ID.set(request_id)
-        started = time.perf_counter()
-        status = 500
-        decision = await self._rate_decision(scope) if self.state.rate_limiter else None
-        added = [
-            *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
-            *(decision.headers() if decision else ()),
-            (b"x-request-id", request_id.encode()),
-        ]
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message["headers"] = [*message.get("headers", ()), *added]
-            await send(message)
-
-        try:
-            if decision is not None and not decision.allowed:
-                RATE_LIMITED.inc()
-                refusal = problem_response(
-                    "rate-limited",
-                    f"More than {decision.limit} requests in the window; retry in "
-                    f"{max(1, decision.reset_seconds)} s.",
-                )
-                await refusal.to_asgi_response(app=None, request=None)(  # type: ignore[arg-type]
-                    scope, receive, send_with_id
-                )
-                return
-            await super().__call__(scope, receive, send_with_id)
-        finally:
-            elapsed = time.perf_counter() - started
-            method, route = scope["method"], scope.get("path_template", "unmatched")
-            observe_request(method, route, status, elapsed)
-            log_request(
-                {
-                    "request_id": request_id,
-                    "method": method,
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": round(elapsed * 1000, 3),
-                    "conflict_id": scope.get("path_params", {}).get("conflict_id"),
-                }
-            )
-            REQUEST_ID.reset(token)
+OPENAPI_LINKS = {operation: links for r in RULESETS for operation, links in r.links.items()}
 
 
 def _settle_memory(_: Litestar) -> None:
@@ -264,19 +156,26 @@ def create_app(
     def provide_rng() -> RandomSource:
         return server_rng
 
-    return BullseyeApp(
+    for ruleset in RULESETS:
+        register_problems(ruleset.problems)
+    index = ruleset_index(RULESETS)
+
+    def provide_index() -> RulesetList:
+        return index
+
+    app = Litestar(
         route_handlers=[
-            CheckController,
-            CharacterController,
-            ConflictController,
-            ConditionController,
-            TableController,
+            *(ruleset.router for ruleset in RULESETS),
+            RulesetIndexController,
             OperationsController,
             create_static_files_router(
                 path="/docs/assets", directories=[swagger_ui_path], include_in_schema=False
             ),
         ],
-        dependencies={"rng": Provide(provide_rng, sync_to_thread=False)},
+        dependencies={
+            "rng": Provide(provide_rng, sync_to_thread=False),
+            "ruleset_index": Provide(provide_index, sync_to_thread=False),
+        },
         exception_handlers={Exception: handle_exception},
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=_cors(settings),
@@ -295,17 +194,15 @@ def create_app(
             )
         ],
         openapi_config=OpenAPIConfig(
-            title="Bullseye rules service",
+            title="Tabletop rules service",
             version=API_VERSION,
-            description=_DESCRIPTION,
+            description=_description(),
             tags=[
-                Tag(name="checks", description="Stateless checks (§2)."),
+                *(tag for ruleset in RULESETS for tag in ruleset.tags),
                 Tag(
-                    name="characters", description="Character creation and its variants (§3.3, §7)."
+                    name="operations",
+                    description="Health, readiness, problem types, the hosted rulesets.",
                 ),
-                Tag(name="conflicts", description="Expanded conflicts (§4), state in Redis."),
-                Tag(name="reference", description="Conditions and narrative tables."),
-                Tag(name="operations", description="Health, readiness, problem types."),
             ],
             components=Components(
                 security_schemes={
@@ -337,6 +234,8 @@ def create_app(
         logging_config=None,
         debug=False,
     )
+    app.asgi_handler = RequestShell(app.asgi_handler, api_keys=bool(hashes))
+    return app
 
 
 def published_openapi(settings: Settings) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.examples import SWORD_FIGHT
+from service.rulesets.bullseye.api.examples import SWORD_FIGHT
 
 # Scenario 1 of the issue: 3 qualities, 1 situational, impairment (health 30 of 42).
 CHECK: dict[str, Any] = {

@@ -36,10 +36,10 @@ from typing import Any
 import httpx
 import redis
 
-from service.api.examples import VALID_CHARACTER
 from service.embedded_redis import EmbeddedRedis
+from service.rulesets.bullseye.api.examples import VALID_CHARACTER
 from tests.bench.bodies import BATCH, CHECK, FOUR_PLAYERS, ROUND
-from tests.conftest import ROOT, free_port
+from tests.support.served import ROOT, free_port
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
@@ -219,8 +219,8 @@ def _engine_microseconds() -> tuple[float, float]:
     """Microseconds per in-process check and per d20 roll of the same expression."""
     import d20
 
-    from service.bullseye.checks import CheckRequest, resolve_check
-    from service.bullseye.modifiers import QualityType, QualityUse, Situational
+    from service.rulesets.bullseye.rules.checks import CheckRequest, resolve_check
+    from service.rulesets.bullseye.rules.modifiers import QualityType, QualityUse, Situational
 
     request = CheckRequest(
         target=15,

@@ -7,7 +7,7 @@ import subprocess
 
 from litestar.testing import TestClient
 
-from tests.conftest import ROOT
+from tests.support.served import ROOT
 
 COMMITTED = ROOT / "openapi" / "openapi.json"
 

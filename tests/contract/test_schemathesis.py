@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ServedApp
+from tests.support.served import ServedApp
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")

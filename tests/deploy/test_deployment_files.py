@@ -26,9 +26,9 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
+from service.rulesets.bullseye.api.conflict_store import ConflictStore
 from service.serving import GRACEFUL_SHUTDOWN_SECONDS
 from service.settings import Settings
-from service.store.conflicts import ConflictStore
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

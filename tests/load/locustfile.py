@@ -18,7 +18,7 @@ from typing import Any
 
 from locust import HttpUser, between, task
 
-from service.api.examples import VALID_CHARACTER
+from service.rulesets.bullseye.api.examples import VALID_CHARACTER
 from tests.bench.bodies import BATCH, CHECK
 
 API_KEY = os.environ.get("BULLSEYE_API_KEY")

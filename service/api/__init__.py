@@ -1,1 +1,0 @@
-"""HTTP around the rules: schemas, controllers, problem details."""

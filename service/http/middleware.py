@@ -1,0 +1,152 @@
+"""The outermost ASGI layer of every HTTP request: request id, rate limit, security headers,
+metrics and the request log.
+
+It wraps the app's whole handler (``Litestar.asgi_handler``, as Litestar's own OpenTelemetry
+middleware does), so 404s for unknown routes, 405s and every other framework error carry
+``X-Request-ID`` and are counted and logged too. Bodies and credentials are never logged.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from litestar.enums import ScopeType
+
+from service.http.context import REQUEST_ID, new_id
+from service.http.problems import problem_response
+from service.http.ratelimit import identity_of
+from service.logging import log_request
+from service.metrics import RATE_LIMITED, observe_request
+
+if TYPE_CHECKING:
+    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+    from service.http.ratelimit import Decision, RateLimiter
+
+__all__ = ["MAX_REQUEST_ID", "RequestShell"]
+
+MAX_REQUEST_ID = 128
+SECURITY_HEADERS = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+# The docs page runs Swagger UI from this origin only (its one inline script included).
+DOCS_HEADERS = (
+    *SECURITY_HEADERS,
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self' 'unsafe-inline'; "
+        b"style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+    ),
+)
+
+
+def _valid_request_id(raw: bytes) -> str | None:
+    text = raw.decode("latin-1")
+    if 0 < len(text) <= MAX_REQUEST_ID and text.isascii() and text.isprintable():
+        return text
+    return None
+
+
+def _session_id(scope: Scope) -> str | None:
+    """The id of the session a request acts on, from a path parameter named ``*_id``."""
+    for name, value in scope.get("path_params", {}).items():
+        if name.endswith("_id") and isinstance(value, str):
+            return value
+    return None
+
+
+class RequestShell:
+    """ASGI middleware around the app's handler; one per app.
+
+    ``api_keys``: whether keys are configured (then the limiter counts per presented key).
+    The rate limiter is made in the app's lifespan and read from the app's state.
+    """
+
+    def __init__(self, app: ASGIApp, *, api_keys: bool) -> None:
+        self._app = app
+        self._api_keys = api_keys
+
+    async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
+        """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
+        if not scope["path"].startswith("/v1/") or scope.get("method") == "OPTIONS":
+            return None
+        api_key = None
+        if self._api_keys:
+            headers = dict(scope["headers"])
+            api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
+            scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+            if api_key is None and scheme.lower() == "bearer":
+                api_key = token.strip() or None
+        client = scope.get("client")
+        return await limiter.decide(identity_of(api_key, client[0] if client else None))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self._app(scope, receive, send)
+            return
+        request_id = None
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                request_id = _valid_request_id(value)
+                break
+        request_id = request_id or new_id()
+        token = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        status = 500
+        logged = False
+        limiter: RateLimiter | None = scope["app"].state.rate_limiter
+        decision = await self._rate_decision(limiter, scope) if limiter else None
+        added = [
+            *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
+            *(decision.headers() if decision else ()),
+            (b"x-request-id", request_id.encode()),
+        ]
+
+        def account() -> None:
+            nonlocal logged
+            if logged:
+                return
+            logged = True
+            elapsed = time.perf_counter() - started
+            method, route = scope["method"], scope.get("path_template", "unmatched")
+            observe_request(method, route, status, elapsed)
+            log_request(
+                {
+                    "request_id": request_id,
+                    "method": method,
+                    "path": scope["path"],
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "session_id": _session_id(scope),
+                }
+            )
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), *added]
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                # Before the last byte leaves: a stopping server may end the worker as soon
+                # as the client has it, before this coroutine runs again.
+                account()
+            await send(message)
+
+        try:
+            if decision is not None and not decision.allowed:
+                RATE_LIMITED.inc()
+                refusal = problem_response(
+                    "rate-limited",
+                    f"More than {decision.limit} requests in the window; retry in "
+                    f"{max(1, decision.reset_seconds)} s.",
+                )
+                asgi_response: Any = refusal.to_asgi_response(app=None, request=None)  # type: ignore[arg-type]
+                await asgi_response(scope, receive, send_with_id)
+                return
+            await self._app(scope, receive, send_with_id)
+        finally:
+            account()
+            REQUEST_ID.reset(token)

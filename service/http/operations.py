@@ -1,0 +1,195 @@
+"""Operational routes: health, readiness, problem types, the OpenAPI document and its docs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from litestar import Controller, get
+from litestar.datastructures import State
+from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException
+from litestar.openapi.spec import Example
+from litestar.params import Parameter
+from litestar.response import Response
+from redis.exceptions import RedisError
+
+from service.http.problems import (
+    PROBLEM_TYPES,
+    ProblemType,
+    StoreUnavailable,
+    problem_responses,
+)
+from service.http.registry import Ruleset, RulesetInfo, RulesetList
+from service.kernel.values import Value
+from service.metrics import CONTENT_TYPE, exposition
+
+__all__ = [
+    "DOCS_HTML",
+    "Health",
+    "OperationsController",
+    "ProblemTypeList",
+    "RulesetIndexController",
+    "ruleset_index",
+]
+
+
+async def ping(client: Any, timeout: float) -> bool:
+    """Whether Redis answers within ``timeout`` seconds."""
+    try:
+        return bool(await asyncio.wait_for(client.ping(), timeout))
+    except (RedisError, OSError, TimeoutError):
+        return False
+
+
+class ProblemTypeList(Value, frozen=True, kw_only=True):
+    """Every problem type the service can answer with."""
+
+    problems: tuple[ProblemType, ...]
+
+
+class Health(Value, frozen=True, kw_only=True):
+    """Liveness or readiness."""
+
+    status: str
+
+
+DOCS_HTML = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Bullseye rules service — API</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: "/openapi.json", dom_id: "#swagger-ui", validatorUrl: null,
+      deepLinking: true, tryItOutEnabled: true,
+    });
+  </script>
+</body>
+</html>
+"""
+
+
+class OperationsController(Controller):
+    """Health, readiness, documentation."""
+
+    tags = ["operations"]
+
+    @get(
+        "/healthz",
+        operation_id="getHealth",
+        summary="Liveness: the process answers",
+        sync_to_thread=False,
+    )
+    def healthz(self) -> Health:
+        """Never touches Redis."""
+        return Health(status="ok")
+
+    @get(
+        "/readyz",
+        operation_id="getReadiness",
+        summary="Readiness: Redis answers",
+        responses=problem_responses(503),
+    )
+    async def readyz(self, state: State) -> Health:
+        """503 with Retry-After while Redis is unreachable."""
+        if not await ping(state.redis, state.settings.redis_socket_timeout):
+            raise StoreUnavailable(
+                detail="Redis is unreachable.",
+                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
+            )
+        return Health(status="ready")
+
+    @get("/metrics", include_in_schema=False, sync_to_thread=False)
+    def metrics(self) -> Response[bytes]:
+        """Prometheus text exposition."""
+        return Response(exposition(), media_type=CONTENT_TYPE)
+
+    @get(
+        "/problems",
+        operation_id="listProblemTypes",
+        summary="Every problem type",
+        description="The index of `/problems/{code}`: every `type` an error can have.",
+        sync_to_thread=False,
+    )
+    def problem_types(self) -> ProblemTypeList:
+        """All problem types."""
+        return ProblemTypeList(problems=tuple(PROBLEM_TYPES.values()))
+
+    @get(
+        "/problems/{code:str}",
+        operation_id="getProblemType",
+        summary="What a problem type means",
+        description="Every problem's `type` is `/problems/{code}`; this explains it.",
+        sync_to_thread=False,
+        responses=problem_responses(400, 404),
+    )
+    def problem_type(
+        self,
+        code: Annotated[
+            str,
+            Parameter(
+                max_length=64,
+                description="A problem code.",
+                examples=[Example(value="quick10-with-depletion")],
+            ),
+        ],
+    ) -> ProblemType:
+        """One problem type."""
+        try:
+            return PROBLEM_TYPES[code]
+        except KeyError:
+            raise NotFoundException(detail=f"No problem type '{code}'.") from None
+
+    @get("/openapi.json", include_in_schema=False, sync_to_thread=False)
+    def openapi(self, state: State) -> Response[bytes]:
+        """The committed contract, as served."""
+        return Response(state.openapi_json, media_type="application/json")
+
+    @get("/docs", include_in_schema=False, sync_to_thread=False, media_type="text/html")
+    def docs(self) -> str:
+        """Swagger UI from the swagger-ui-bundle package: no CDN, works offline."""
+        return DOCS_HTML
+
+
+class RulesetIndexController(Controller):
+    """The games this service hosts."""
+
+    tags = ["operations"]
+
+    @get(
+        "/v1/rulesets",
+        operation_id="listRulesets",
+        summary="Every ruleset the service hosts",
+        description="Each ruleset's id, title, source document, the prefix its routes are "
+        "mounted at, its operation ids and the kinds of session it keeps in Redis.",
+        sync_to_thread=False,
+        responses=problem_responses(401),
+    )
+    def rulesets(self, ruleset_index: NamedDependency[RulesetList]) -> RulesetList:
+        """The registry, as the app was built from it."""
+        return ruleset_index
+
+
+def ruleset_index(rulesets: Iterable[Ruleset]) -> RulesetList:
+    """What ``GET /v1/rulesets`` answers for ``rulesets``."""
+    return RulesetList(
+        rulesets=tuple(
+            RulesetInfo(
+                id=ruleset.id,
+                title=ruleset.title,
+                source=ruleset.source,
+                route_prefix=ruleset.route_prefix,
+                operations=tuple(dict.fromkeys(op for op, _, _ in ruleset.operations())),
+                stateful=ruleset.stateful,
+            )
+            for ruleset in rulesets
+        )
+    )

@@ -1,0 +1,74 @@
+"""What a ruleset hands the host: its routes, problem types and description.
+
+The host (``app.py``) mounts each ruleset's router at its prefix, adds its problem types
+to the catalog and its tags to the OpenAPI document, and lists it at ``GET /v1/rulesets``;
+it never knows a ruleset's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from service.kernel.values import Value
+
+if TYPE_CHECKING:
+    from litestar import Router
+    from litestar.openapi.spec import Tag
+
+    from service.http.problems import ProblemType
+
+__all__ = ["Ruleset", "RulesetInfo", "RulesetList"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """One game the service hosts.
+
+    ``id`` is the route id (hyphens); ``route_prefix`` where its router is mounted
+    (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``examples`` maps
+    an operation id to request bodies that the operation accepts, so the host's tests can
+    try every ruleset the same way. ``stateful`` names the kinds of session it keeps in
+    Redis. ``links``: OpenAPI links keyed by the operation id they start from.
+    """
+
+    id: str
+    title: str
+    source: str
+    route_prefix: str
+    router: Router
+    problems: tuple[ProblemType, ...]
+    tags: tuple[Tag, ...]
+    description: str
+    examples: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+    stateful: tuple[str, ...] = ()
+    links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def operations(self) -> Iterator[tuple[str, str, str]]:
+        """``(operation id, method, path)`` of every published operation, in route order."""
+        for route in self.router.routes:
+            for handler in getattr(route, "route_handlers", ()):
+                if not handler.resolve_include_in_schema():
+                    continue
+                operation_id = handler.operation_id
+                if isinstance(operation_id, str):
+                    for method in sorted(handler.http_methods):
+                        yield operation_id, method, route.path
+
+
+class RulesetInfo(Value, frozen=True, kw_only=True):
+    """One hosted ruleset as ``GET /v1/rulesets`` lists it."""
+
+    id: str
+    title: str
+    source: str
+    route_prefix: str
+    operations: tuple[str, ...]
+    stateful: tuple[str, ...]
+
+
+class RulesetList(Value, frozen=True, kw_only=True):
+    """Every ruleset the service hosts."""
+
+    rulesets: tuple[RulesetInfo, ...]

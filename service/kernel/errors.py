@@ -1,0 +1,51 @@
+"""Domain errors: one small hierarchy with stable codes, mapped to problems once, in ``http/``.
+
+A code is a string each ruleset owns: Bullseye's are bare (``quick10-with-depletion``),
+every further ruleset's carry its id (``opend6/illegal-faces``), so codes never collide and
+each is also the problem type ``/problems/{code}``.
+"""
+
+from __future__ import annotations
+
+from service.kernel.values import Value
+
+__all__ = ["Concern", "RulesError"]
+
+
+class Concern(Value, frozen=True, kw_only=True, omit_defaults=True):
+    """One thing wrong with an input: what (`code`), where and why.
+
+    Where is a JSON `pointer` into the body, or the query `parameter` at fault.
+    """
+
+    code: str
+    detail: str
+    pointer: str | None = None
+    parameter: str | None = None
+
+    def under(self, prefix: str) -> Concern:
+        """The same concern, its pointer moved under ``prefix`` (e.g. a batch item)."""
+        if self.pointer is None:
+            return self
+        return Concern(code=self.code, pointer=prefix + self.pointer, detail=self.detail)
+
+
+class RulesError(Exception):
+    """A well-formed request the rules refuse; carries every concern found, at once."""
+
+    def __init__(self, code: str, detail: str, concerns: tuple[Concern, ...] = ()) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.concerns = concerns
+
+    def under(self, prefix: str) -> RulesError:
+        """The same error with every pointer moved under ``prefix``."""
+        return RulesError(self.code, self.detail, tuple(c.under(prefix) for c in self.concerns))
+
+    @classmethod
+    def from_concerns(cls, concerns: list[Concern]) -> RulesError:
+        """One error for several concerns; its code is the first concern's."""
+        first = concerns[0]
+        detail = first.detail if len(concerns) == 1 else f"{len(concerns)} rule violations."
+        return cls(first.code, detail, tuple(concerns))

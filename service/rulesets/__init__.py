@@ -1,0 +1,13 @@
+"""The registry: every ruleset the service hosts, in the order they are mounted and listed.
+
+A ruleset is a folder (``rules/`` pure, ``api/`` its routes) that hands the host one
+:class:`service.http.registry.Ruleset`; adding a game is adding it here.
+"""
+
+from __future__ import annotations
+
+from service.rulesets.bullseye.api.ruleset import BULLSEYE
+
+__all__ = ["RULESETS"]
+
+RULESETS = (BULLSEYE,)

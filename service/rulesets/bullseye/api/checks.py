@@ -1,0 +1,110 @@
+"""``/v1/checks``: stateless checks, one or a batch."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, post
+from litestar.di import NamedDependency
+from litestar.params import Body
+from msgspec import Meta
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import problem_responses
+from service.kernel.errors import Concern, RulesError
+from service.kernel.values import Value
+from service.rulesets.bullseye.api.examples import BATCH_EXAMPLES, CHECK_EXAMPLES
+from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult, resolve_check
+
+__all__ = ["BatchRequest", "BatchResult", "CheckController"]
+
+MAX_BATCH = 100
+
+# The server's dice, injected by the app (create_app's ``rng``): a RandomSource. Typed Any
+# here because Litestar validates a typed dependency per request (an isinstance check of a
+# runtime Protocol), which costs more than the check itself.
+ServerDice = NamedDependency[Any]
+
+
+class BatchRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Several independent checks, resolved in order."""
+
+    checks: Annotated[tuple[CheckRequest, ...], Meta(min_length=1, max_length=MAX_BATCH)]
+
+
+class BatchResult(Value, frozen=True, kw_only=True):
+    """The results, in the order of the request's checks."""
+
+    results: tuple[CheckResult, ...]
+
+
+_CHECK_DESCRIPTION = """\
+Resolves one check (§2): yield = die result + total modifier, spread = yield − target,
+outcome success / failure / stalemate, the narrative labels of §2.1.3, §2.3.1 and §2.4.1,
+and who narrates (§5.1).
+
+* **Qualities** (§6.3): per type, the largest applies in full, a second at half (rounded
+  toward zero), a third or later not at all.
+* **Situational** modifiers should total −5…+5 (§6.3): a warning, or 422 with `strict`.
+* **Impairment** comes from `depletable` scores (§3.2.3; the greatest only, §7.6); an
+  incapacitated or retired character cannot check (422).
+* **Dice** (§7.1): the server rolls (`seed` makes it reproducible) unless `roll.faces`
+  gives the faces rolled at the table. `quick10` takes 10 (§2.5; refused when the
+  depletable quality is at issue); `bullseye` replaces the die result with 20 (§7.2).
+* **Depletion** (§2.4.2, §3.2.2): with a `depletion` block the loser suffers
+  |spread| + winner's threat + loser's depletion modifier, if positive; a stalemate
+  depletes nobody.
+"""
+
+
+class CheckController(Controller):
+    """Stateless checks."""
+
+    path = "/checks"
+    tags = ["checks"]
+
+    @post(
+        "/",
+        operation_id="resolveCheck",
+        summary="Resolve a check",
+        description=_CHECK_DESCRIPTION,
+        dto=StrictJson[CheckRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def resolve(
+        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
+    ) -> CheckResult:
+        """Resolve one check."""
+        return resolve_check(data, rng, new_id())
+
+    @post(
+        "/batch",
+        operation_id="resolveCheckBatch",
+        summary="Resolve up to 100 checks at once",
+        description="Each check is resolved as by `resolveCheck`, in order. If any is refused, "
+        "none is returned: the 422 lists every refused check's reasons, each pointer under "
+        "`/checks/{index}`.",
+        dto=StrictJson[BatchRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def resolve_batch(
+        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: ServerDice
+    ) -> BatchResult:
+        """Resolve every check, or refuse the whole batch with every reason."""
+        results: list[CheckResult] = []
+        concerns: list[Concern] = []
+        for index, request in enumerate(data.checks):
+            try:
+                results.append(resolve_check(request, rng, new_id()))
+            except RulesError as error:
+                concerns.extend(error.under(f"/checks/{index}").concerns)
+        if concerns:
+            raise RulesError.from_concerns(concerns)
+        return BatchResult(results=tuple(results))

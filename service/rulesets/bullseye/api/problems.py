@@ -1,0 +1,137 @@
+"""What each of Bullseye's rule codes means, for ``GET /problems/{code}``."""
+
+from __future__ import annotations
+
+from service.http.problems import ProblemType, problem_type
+from service.rulesets.bullseye.rules.codes import STATE_CONFLICTS, RuleCode
+from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
+
+__all__ = ["BULLSEYE_PROBLEMS"]
+
+_TEXTS: dict[RuleCode, tuple[str, str]] = {
+    RuleCode.QUICK10_WITH_DEPLETION: (
+        "Quick 10 with the depletable quality at issue",
+        "§2.5: a Quick 10 may not be taken on a check where a depletable quality is at "
+        "issue. Roll instead, or drop the depletion block.",
+    ),
+    RuleCode.QUICK10_WITH_ROLL: (
+        "Quick 10 with supplied faces",
+        "§2.5: a Quick 10 takes 10 instead of rolling, so no faces can be supplied with it.",
+    ),
+    RuleCode.QUICK10_WITH_BULLSEYE: (
+        "Quick 10 with a bullseye",
+        "§7.2: a bullseye replaces the result of a roll; a Quick 10 rolls nothing.",
+    ),
+    RuleCode.ROLL_WITH_SEED: (
+        "Supplied faces with a seed",
+        "A seed asks the server to roll reproducibly; supplied faces say the dice were "
+        "rolled at the table. Send one or the other.",
+    ),
+    RuleCode.ILLEGAL_FACES: (
+        "Faces not possible for the dice",
+        "§7.1: supplied faces must match the dice kind: one face 1–20 for d20, two 1–10 "
+        "for 2d10, three 1–6 for 3d6, four 1–6 for 4d6-4.",
+    ),
+    RuleCode.CHARACTER_INCAPACITATED: (
+        "Character incapacitated",
+        "§3.2.4: at or below one quarter of the maximum (rounded down) a character can "
+        "take no actions until restored above that mark.",
+    ),
+    RuleCode.CHARACTER_RETIRED: (
+        "Character retired",
+        "§3.2.5: at zero or below the character is out of the game.",
+    ),
+    RuleCode.CURRENT_ABOVE_MAXIMUM: (
+        "Score above its maximum",
+        "§3.2.6: a depletable score is never above its maximum.",
+    ),
+    RuleCode.DUPLICATE_DEPLETABLE: (
+        "Depletable quality listed twice",
+        "Each depletable quality may appear once (names compare case-insensitively).",
+    ),
+    RuleCode.UNKNOWN_DEPLETABLE: (
+        "Unknown depletable quality",
+        "depletion.affects names a depletable quality that is not in depletable.",
+    ),
+    RuleCode.AFFECTS_REQUIRED: (
+        "Say which depletable quality is affected",
+        "§7.6: with two depletable qualities, a check at issue names the one or both it "
+        "affects, before the roll.",
+    ),
+    RuleCode.SITUATIONAL_OUT_OF_RANGE: (
+        "Situational modifiers out of range",
+        "§6.3: situational modifiers total -5…+5 for one check. Lenient by default (a "
+        "warning); refused when strict is true.",
+    ),
+    RuleCode.TOO_MANY_QUALITIES_OF_TYPE: (
+        "Too many qualities of one type",
+        "§6.3: one quality per type applies in full and a second at half, rounded toward "
+        "zero; a third or later is not applied (a warning), or refused when strict is true.",
+    ),
+    RuleCode.INVALID_PLAYER_ID: (
+        "Player id taken",
+        "Player ids are unique within a conflict (ignoring case) and 'gm' is the GM's.",
+    ),
+    RuleCode.NO_CONFLICT_SCORE: (
+        "No conflict score",
+        "§4.2: the players' score is the total magnitude of their relevant qualities; it "
+        "must be positive for a conflict to be played.",
+    ),
+    RuleCode.FACES_NOT_ALLOWED: (
+        "Faces not allowed",
+        "The conflict was created with dice_source: server; the server rolls every check.",
+    ),
+    RuleCode.SEED_NOT_ALLOWED: (
+        "Seed not allowed",
+        "The conflict was created with dice_source: server; participants cannot pick seeds.",
+    ),
+    RuleCode.NO_BULLSEYE_LEFT: (
+        "No bullseye left",
+        "§7.2: a player spends bullseyes they hold; the GM has none.",
+    ),
+    RuleCode.UNKNOWN_PLAYER: ("Unknown player", "No player with that id takes part."),
+    RuleCode.PLAYER_CHECK_MISSING: (
+        "A player's check is missing",
+        "§4.3: the GM and every player involved check in every round.",
+    ),
+    RuleCode.NOT_ON_WINNING_SIDE: (
+        "Not on the winning side",
+        "§4.4: only the winning side makes the final check.",
+    ),
+    RuleCode.CONFLICT_NOT_ACTIVE: (
+        "Conflict not active",
+        "The conflict is decided or closed and takes no more rounds.",
+    ),
+    RuleCode.ROUND_IN_PROGRESS: (
+        "Round in progress",
+        "Participants have started submitting this round one by one; finish it that way.",
+    ),
+    RuleCode.WRONG_ROUND: (
+        "Wrong round",
+        "Checks are submitted to the conflict's current round only; GET the conflict for it.",
+    ),
+    RuleCode.ALREADY_SUBMITTED: (
+        "Already submitted",
+        "Each participant checks once per round.",
+    ),
+    RuleCode.CONFLICT_NOT_DECIDED: (
+        "Conflict not decided",
+        "§4.4: the outcome check comes after one side's score falls to 0 or below.",
+    ),
+    RuleCode.OUTCOME_ALREADY_MADE: ("Outcome already made", "§4.4: one final check only."),
+    RuleCode.ROUND_LIMIT_REACHED: (
+        "Round limit reached",
+        f"A conflict takes at most {MAX_ROUNDS} rounds: its state keeps every round. The book "
+        "sets no limit; settle a longer conflict at the table.",
+    ),
+    RuleCode.SEED_IGNORED: (
+        "Seed not used",
+        "A warning, not an error: a Quick 10 rolls nothing, so its seed had no effect.",
+    ),
+}
+
+
+BULLSEYE_PROBLEMS: tuple[ProblemType, ...] = tuple(
+    problem_type(code.value, 409 if code in STATE_CONFLICTS else 422, title, text)
+    for code, (title, text) in _TEXTS.items()
+)

@@ -1,0 +1,67 @@
+"""Bullseye as the host sees it: routes, problem types, tags and examples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from litestar import Router
+from litestar.openapi.spec import Example, Tag
+
+from service.http.registry import Ruleset
+from service.rulesets.bullseye.api.characters import CharacterController
+from service.rulesets.bullseye.api.checks import CheckController
+from service.rulesets.bullseye.api.conflicts import CREATED_LINKS, ConflictController
+from service.rulesets.bullseye.api.examples import (
+    BATCH_EXAMPLES,
+    CHARACTER_EXAMPLES,
+    CHECK_EXAMPLES,
+    CONFLICT_EXAMPLES,
+    PARTY_EXAMPLES,
+)
+from service.rulesets.bullseye.api.problems import BULLSEYE_PROBLEMS
+from service.rulesets.bullseye.api.reference import ConditionController, TableController
+
+__all__ = ["BULLSEYE"]
+
+
+def _bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
+    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
+
+
+BULLSEYE = Ruleset(
+    id="bullseye",
+    title="Bullseye v1.0",
+    source="Bullseye v1.0 (J. D. Jacobson): shared/seeds/000_d43ae0986b1d2ae6.txt",
+    # The first ruleset keeps the paths it was published with (/v1/checks, …).
+    route_prefix="/v1",
+    router=Router(
+        "/v1",
+        route_handlers=[
+            CheckController,
+            CharacterController,
+            ConflictController,
+            ConditionController,
+            TableController,
+        ],
+    ),
+    problems=BULLSEYE_PROBLEMS,
+    tags=(
+        Tag(name="checks", description="Bullseye: stateless checks (§2)."),
+        Tag(name="characters", description="Bullseye: characters and their variants (§3.3, §7)."),
+        Tag(name="conflicts", description="Bullseye: expanded conflicts (§4), state in Redis."),
+        Tag(name="reference", description="Bullseye: conditions and narrative tables."),
+    ),
+    description="d20 checks with the book's modifier rules, conditions from depletable "
+    "scores, point-buy characters, expanded conflicts and the narrative tables. Section "
+    "numbers (§2.1.2) refer to the rulebook.",
+    examples={
+        "resolveCheck": _bodies(CHECK_EXAMPLES),
+        "resolveCheckBatch": _bodies(BATCH_EXAMPLES),
+        "validateCharacter": _bodies(CHARACTER_EXAMPLES),
+        "validateParty": _bodies(PARTY_EXAMPLES),
+        "createConflict": _bodies(CONFLICT_EXAMPLES),
+    },
+    stateful=("conflict",),
+    links={"createConflict": CREATED_LINKS},
+)

@@ -1,0 +1,454 @@
+"""A single check (§2): modifiers, roll, yield, spread, outcome, labels and depletion."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from service.kernel.bounds import Name, Seed
+from service.kernel.dice import RandomSource, seeded
+from service.kernel.errors import Concern, RulesError
+from service.kernel.values import Value
+from service.rulesets.bullseye.rules.codes import RuleCode
+from service.rulesets.bullseye.rules.conditions import (
+    State,
+    condition,
+    impairment_of,
+    score_concerns,
+)
+from service.rulesets.bullseye.rules.depletion import depletion_amount
+from service.rulesets.bullseye.rules.dice import DICE, DiceKind, face_concerns, roll
+from service.rulesets.bullseye.rules.limits import (
+    MAX_CHECK_QUALITIES,
+    MAX_DEPLETABLES,
+    MAX_SITUATIONAL,
+    Face,
+    Protection,
+    Score,
+    ScoreMaximum,
+    Target,
+    Threat,
+)
+from service.rulesets.bullseye.rules.modifiers import (
+    ModifierLine,
+    ModifierSource,
+    QualityUse,
+    Situational,
+    quality_modifiers,
+    situational_modifiers,
+)
+from service.rulesets.bullseye.rules.narration import Narrator, Outcome, narrator_for, outcome_of
+from service.rulesets.bullseye.rules.tables import TABLES, TableName
+
+__all__ = [
+    "BULLSEYE_RESULT",
+    "QUICK10_RESULT",
+    "CheckRequest",
+    "CheckResult",
+    "DepletableAfter",
+    "DepletableScore",
+    "DepletionAtIssue",
+    "DepletionResult",
+    "DepletionSide",
+    "Effort",
+    "Loser",
+    "SuppliedRoll",
+    "modifier_lines",
+    "resolve_check",
+    "roll_effort",
+]
+
+QUICK10_RESULT = 10  # §2.5
+BULLSEYE_RESULT = 20  # §7.2
+
+
+class DepletableScore(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One of the actor's depletable qualities, as it stands before the check."""
+
+    name: Name
+    current: Score
+    maximum: ScoreMaximum
+
+
+class DepletionSide(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What one side inflicts (`threat`) and how it is protected (`depletion_modifier`)."""
+
+    threat: Threat = 0
+    depletion_modifier: Protection = 0
+
+
+class DepletionAtIssue(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Declared before the roll: the depletable quality is at issue (§3.2.1)."""
+
+    actor: DepletionSide = DepletionSide()
+    opposition: DepletionSide = DepletionSide()
+    affects: Annotated[tuple[Name, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
+
+
+class SuppliedRoll(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Faces the player rolled at the table, in place of a server roll."""
+
+    faces: Annotated[tuple[Face, ...], Meta(min_length=1, max_length=4)]
+
+
+class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A check against a target (§2.1)."""
+
+    target: Target
+    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
+    depletable: Annotated[tuple[DepletableScore, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
+    depletion: DepletionAtIssue | None = None
+    dice: DiceKind = DiceKind.D20
+    quick10: bool = False
+    roll: SuppliedRoll | None = None
+    seed: Seed | None = None
+    bullseye: bool = False
+    strict: bool = False
+
+
+class Loser(StrEnum):
+    """Who is depleted by a check."""
+
+    ACTOR = "actor"
+    OPPOSITION = "opposition"
+    NONE = "none"
+
+
+class DepletableAfter(Value, frozen=True, kw_only=True):
+    """A depletable quality after the check, with its new condition."""
+
+    name: str
+    current: int
+    maximum: int
+    impairment: int
+    state: State
+
+
+class DepletionResult(Value, frozen=True, kw_only=True):
+    """Who lost, by how much, and the actor's affected scores afterwards."""
+
+    loser: Loser
+    amount: int
+    after: tuple[DepletableAfter, ...]
+
+
+class CheckResult(Value, frozen=True, kw_only=True):
+    """Everything a check produced, with every modifier explained."""
+
+    id: str
+    dice: DiceKind
+    faces: tuple[int, ...]
+    die_result: int
+    quick10: bool
+    bullseye: bool
+    modifiers: tuple[ModifierLine, ...]
+    total_modifier: int
+    yield_: int = msgspec.field(name="yield")
+    target: int
+    spread: int
+    outcome: Outcome
+    yield_label: str
+    target_label: str
+    spread_label: str
+    narrator: Narrator
+    depletion: DepletionResult | None
+    warnings: tuple[Concern, ...]
+
+
+# The three tables every check labels its numbers with, looked up once.
+_YIELD_TABLE = TABLES[TableName.YIELD]
+_TARGET_TABLE = TABLES[TableName.TARGET]
+_SPREAD_TABLE = TABLES[TableName.SPREAD]
+
+
+def _refusals(request: CheckRequest) -> list[Concern]:
+    """Everything that makes the check impossible as asked, whatever ``strict`` says."""
+    concerns: list[Concern] = []
+
+    def refuse(code: RuleCode, pointer: str, detail: str) -> None:
+        concerns.append(Concern(code=code, pointer=pointer, detail=detail))
+
+    if request.quick10:
+        if request.depletion is not None:
+            refuse(
+                RuleCode.QUICK10_WITH_DEPLETION,
+                "/quick10",
+                "A Quick 10 may not be used when a depletable quality is at issue (§2.5).",
+            )
+        if request.roll is not None:
+            refuse(
+                RuleCode.QUICK10_WITH_ROLL,
+                "/roll",
+                "A Quick 10 replaces the roll (§2.5); do not also supply faces.",
+            )
+        if request.bullseye:
+            refuse(
+                RuleCode.QUICK10_WITH_BULLSEYE,
+                "/bullseye",
+                "A bullseye replaces a rolled result (§7.2); a Quick 10 rolls nothing.",
+            )
+    if request.roll is not None:
+        if request.seed is not None:
+            refuse(
+                RuleCode.ROLL_WITH_SEED,
+                "/seed",
+                "A seed makes the server roll; it cannot be combined with supplied faces.",
+            )
+        concerns.extend(face_concerns(request.dice, request.roll.faces, "/roll/faces"))
+
+    seen: set[str] = set()
+    for index, score in enumerate(request.depletable):
+        if score.name.casefold() in seen:
+            refuse(
+                RuleCode.DUPLICATE_DEPLETABLE,
+                f"/depletable/{index}/name",
+                f"The depletable quality '{score.name}' is listed twice.",
+            )
+        seen.add(score.name.casefold())
+        if above := score_concerns(score.maximum, score.current, f"/depletable/{index}/current"):
+            concerns.extend(above)
+            continue
+        state = condition(score.maximum, score.current).state
+        if state is State.RETIRED:
+            refuse(
+                RuleCode.CHARACTER_RETIRED,
+                f"/depletable/{index}/current",
+                f"'{score.name}' is {score.current}: the character is out of the game "
+                "and makes no checks (§3.2.5).",
+            )
+        elif state is State.INCAPACITATED:
+            refuse(
+                RuleCode.CHARACTER_INCAPACITATED,
+                f"/depletable/{index}/current",
+                f"'{score.name}' is {score.current}, at or below one quarter of "
+                f"{score.maximum}: the character is incapacitated and can take no "
+                "actions (§3.2.4).",
+            )
+
+    if request.depletion is not None:
+        names = {score.name.casefold() for score in request.depletable}
+        for index, name in enumerate(request.depletion.affects):
+            if name.casefold() not in names:
+                refuse(
+                    RuleCode.UNKNOWN_DEPLETABLE,
+                    f"/depletion/affects/{index}",
+                    f"'{name}' is not one of the depletable qualities given in 'depletable'.",
+                )
+        if not request.depletion.affects and len(request.depletable) > 1:
+            refuse(
+                RuleCode.AFFECTS_REQUIRED,
+                "/depletion/affects",
+                "With two depletable qualities, name the one(s) this check affects (§7.6).",
+            )
+    return concerns
+
+
+def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]:
+    """§3.2.3 impairment; with several depletable qualities only the greatest applies (§7.6)."""
+    impaired = [
+        (score.name, impairment)
+        for score in scores
+        if (impairment := impairment_of(score.maximum, score.current))
+    ]
+    if not impaired:
+        return []
+    greatest = min(range(len(impaired)), key=lambda i: impaired[i][1])
+    return [
+        ModifierLine(
+            source=ModifierSource.IMPAIRMENT,
+            name=name,
+            type=None,
+            magnitude=impairment,
+            applied=impairment if index == greatest else 0,
+            note=None if index == greatest else "only the greatest impairment applies (§7.6)",
+        )
+        for index, (name, impairment) in enumerate(impaired)
+    ]
+
+
+def _depletion(request: CheckRequest, spread: int, outcome: Outcome) -> DepletionResult | None:
+    at_issue = request.depletion
+    if at_issue is None:
+        return None
+    if outcome is Outcome.SUCCESS:
+        loser = Loser.OPPOSITION
+        amount = depletion_amount(
+            spread, at_issue.actor.threat, at_issue.opposition.depletion_modifier
+        )
+    elif outcome is Outcome.FAILURE:
+        loser = Loser.ACTOR
+        amount = depletion_amount(
+            spread, at_issue.opposition.threat, at_issue.actor.depletion_modifier
+        )
+    else:  # a stalemate depletes nobody (decision)
+        loser, amount = Loser.NONE, 0
+    affected = {name.casefold() for name in at_issue.affects}
+    scores = [
+        score
+        for score in request.depletable
+        if score.name.casefold() in affected or (not affected and len(request.depletable) == 1)
+    ]
+    lost = amount if loser is Loser.ACTOR else 0
+    after = []
+    for score in scores:
+        current = score.current - lost
+        now = condition(score.maximum, current)
+        after.append(
+            DepletableAfter(
+                name=score.name,
+                current=current,
+                maximum=score.maximum,
+                impairment=now.impairment,
+                state=now.state,
+            )
+        )
+    return DepletionResult(loser=loser, amount=amount, after=tuple(after))
+
+
+class Effort(Value, frozen=True, kw_only=True):
+    """A participant's roll and modifiers: what a check is before a target meets it."""
+
+    faces: tuple[int, ...]
+    die_result: int
+    bullseye: bool
+    modifiers: tuple[ModifierLine, ...]
+    total_modifier: int
+    yield_: int = msgspec.field(name="yield")
+    yield_label: str
+    warnings: tuple[Concern, ...] = ()
+
+
+def modifier_lines(
+    qualities: tuple[QualityUse, ...],
+    situational: tuple[Situational, ...],
+    depletable: tuple[DepletableScore, ...],
+    *,
+    strict: bool,
+    bonus: tuple[ModifierLine, ...] = (),
+) -> tuple[tuple[ModifierLine, ...], list[Concern]]:
+    """Every modifier of a check (§2.2, §6.3) and the §6.3 concerns to warn about.
+
+    Raises:
+        RulesError: ``strict`` and a §6.3 "should" is broken.
+    """
+    quality_lines, quality_concerns = quality_modifiers(qualities)
+    situational_lines, situational_concerns = situational_modifiers(situational)
+    concerns = quality_concerns + situational_concerns
+    if concerns and strict:
+        raise RulesError.from_concerns(concerns)
+    lines = (*quality_lines, *situational_lines, *_impairment_lines(depletable), *bonus)
+    return lines, concerns
+
+
+def _die(
+    dice: DiceKind,
+    rng: RandomSource,
+    supplied: SuppliedRoll | None,
+    seed: int | None,
+    *,
+    quick10: bool,
+    bullseye: bool,
+) -> tuple[tuple[int, ...], int]:
+    """The faces shown and the die result they give (§2.1.2, §2.5, §7.1, §7.2)."""
+    if quick10:
+        return (), QUICK10_RESULT
+    if supplied is not None:
+        faces = supplied.faces
+    else:
+        faces = roll(dice, rng if seed is None else seeded(seed))
+    return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
+
+
+def roll_effort(
+    lines: tuple[ModifierLine, ...],
+    *,
+    dice: DiceKind,
+    rng: RandomSource,
+    supplied: SuppliedRoll | None = None,
+    seed: int | None = None,
+    quick10: bool = False,
+    bullseye: bool = False,
+    warnings: tuple[Concern, ...] = (),
+) -> Effort:
+    """Roll (or take the supplied faces, or a Quick 10) and add the modifiers: the yield."""
+    faces, die_result = _die(dice, rng, supplied, seed, quick10=quick10, bullseye=bullseye)
+    total_modifier = sum(line.applied for line in lines)
+    yield_ = die_result + total_modifier
+    return Effort(
+        faces=faces,
+        die_result=die_result,
+        bullseye=bullseye,
+        modifiers=lines,
+        total_modifier=total_modifier,
+        yield_=yield_,
+        yield_label=_YIELD_TABLE.label_for(yield_),
+        warnings=warnings,
+    )
+
+
+def resolve_check(
+    request: CheckRequest,
+    rng: RandomSource,
+    check_id: str,
+    bonus: tuple[ModifierLine, ...] = (),
+) -> CheckResult:
+    """Resolve one check; ``rng`` rolls unless the request gives a seed, faces or Quick 10.
+
+    ``bonus`` adds modifiers from outside the check, such as a conflict score (§4.4).
+
+    Raises:
+        RulesError: the rules refuse the check; every reason is listed.
+    """
+    if refusals := _refusals(request):
+        raise RulesError.from_concerns(refusals)
+    lines, warnings = modifier_lines(
+        request.qualities,
+        request.situational,
+        request.depletable,
+        strict=request.strict,
+        bonus=bonus,
+    )
+    if request.quick10 and request.seed is not None:
+        warnings.append(
+            Concern(
+                code=RuleCode.SEED_IGNORED,
+                pointer="/seed",
+                detail="A Quick 10 rolls nothing, so the seed was not used.",
+            )
+        )
+    faces, die_result = _die(
+        request.dice,
+        rng,
+        request.roll,
+        request.seed,
+        quick10=request.quick10,
+        bullseye=request.bullseye,
+    )
+    total_modifier = sum(line.applied for line in lines)
+    yield_ = die_result + total_modifier
+    spread = yield_ - request.target
+    outcome = outcome_of(spread)
+    return CheckResult(
+        id=check_id,
+        dice=request.dice,
+        faces=faces,
+        die_result=die_result,
+        quick10=request.quick10,
+        bullseye=request.bullseye,
+        modifiers=lines,
+        total_modifier=total_modifier,
+        yield_=yield_,
+        target=request.target,
+        spread=spread,
+        outcome=outcome,
+        yield_label=_YIELD_TABLE.label_for(yield_),
+        target_label=_TARGET_TABLE.label_for(request.target),
+        spread_label=_SPREAD_TABLE.label_for(spread),
+        narrator=narrator_for(outcome),
+        depletion=_depletion(request, spread, outcome),
+        warnings=tuple(warnings),
+    )

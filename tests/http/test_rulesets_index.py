@@ -1,0 +1,86 @@
+"""GET /v1/rulesets and the registry every ruleset plugs into (ARCHITECTURE.md "Routes")."""
+
+from __future__ import annotations
+
+import pytest
+from litestar.testing import TestClient
+
+from service.http.problems import PROBLEM_TYPES, problem_type, register_problems
+from service.rulesets import RULESETS
+
+
+def test_the_index_lists_bullseye_with_its_published_prefix_and_operations(
+    client: TestClient,
+) -> None:
+    response = client.get("/v1/rulesets")
+    assert response.status_code == 200
+    (bullseye,) = [r for r in response.json()["rulesets"] if r["id"] == "bullseye"]
+    assert bullseye["title"] == "Bullseye v1.0"
+    assert bullseye["route_prefix"] == "/v1"
+    assert "000_d43ae0986b1d2ae6" in bullseye["source"]
+    assert bullseye["stateful"] == ["conflict"]
+    assert {
+        "resolveCheck",
+        "resolveCheckBatch",
+        "validateCharacter",
+        "createConflict",
+        "submitRoundCheck",
+        "streamConflictEvents",
+        "listTables",
+    } <= set(bullseye["operations"])
+
+
+def test_every_listed_operation_is_in_the_published_document(client: TestClient) -> None:
+    published = {
+        operation["operationId"]
+        for path in client.get("/openapi.json").json()["paths"].values()
+        for operation in path.values()
+    }
+    for ruleset in client.get("/v1/rulesets").json()["rulesets"]:
+        assert set(ruleset["operations"]) <= published, ruleset["id"]
+
+
+def test_every_ruleset_mounts_under_v1_and_further_ones_under_their_id() -> None:
+    ids = [ruleset.id for ruleset in RULESETS]
+    assert len(ids) == len(set(ids))
+    for ruleset in RULESETS:
+        expected = "/v1" if ruleset.id == "bullseye" else f"/v1/{ruleset.id}"
+        assert ruleset.route_prefix == expected
+        for _, _, path in ruleset.operations():
+            assert path.startswith(ruleset.route_prefix + "/"), path
+
+
+def test_every_registered_problem_type_resolves(client: TestClient) -> None:
+    for ruleset in RULESETS:
+        for kind in ruleset.problems:
+            answer = client.get(kind.type)
+            assert answer.status_code == 200, kind.type
+            assert answer.json()["status"] == kind.status
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "body"),
+    [
+        (operation_id, body)
+        for ruleset in RULESETS
+        for operation_id, bodies in ruleset.examples.items()
+        for body in bodies
+    ],
+)
+def test_every_registered_example_is_accepted_by_its_operation(
+    client: TestClient, operation_id: str, body: dict
+) -> None:
+    """The examples a ruleset publishes are bodies its operation really accepts."""
+    routes = {op: (method, path) for r in RULESETS for op, method, path in r.operations()}
+    method, path = routes[operation_id]
+    response = client.request(method, path, json=body)
+    assert response.status_code in (200, 201), response.text
+
+
+def test_a_problem_code_registered_twice_differently_is_refused() -> None:
+    held = next(iter(PROBLEM_TYPES.values()))
+    register_problems([held])  # the same entry again: a no-op
+    clash = problem_type(held.code, held.status, "Another title", held.description)
+    with pytest.raises(ValueError, match="registered twice"):
+        register_problems([clash])
+    assert PROBLEM_TYPES[held.code] == held

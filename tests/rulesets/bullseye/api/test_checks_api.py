@@ -1,0 +1,231 @@
+"""POST /v1/checks and /v1/checks/batch through the real app and a real Redis."""
+
+from __future__ import annotations
+
+import pytest
+from litestar.testing import TestClient
+
+from tests.support.problems import assert_problem
+
+
+def test_a_check_with_supplied_faces_follows_the_book(client: TestClient) -> None:
+    """§2.1.2 yield, §2.4 spread, §6.3 halving, §3.2.3 impairment, §2.4.2 depletion."""
+    response = client.post(
+        "/v1/checks",
+        json={
+            "target": 15,
+            "qualities": [
+                {"name": "Fencing school", "type": "experiential", "magnitude": 4},
+                {"name": "Strong", "type": "intrinsic", "magnitude": 5},
+                {"name": "Wiry", "type": "intrinsic", "magnitude": 3},
+            ],
+            "situational": [{"label": "Fog", "magnitude": -1}],
+            "depletable": [{"name": "health", "current": 31, "maximum": 42}],
+            "depletion": {"actor": {"threat": 5}, "opposition": {"depletion_modifier": -2}},
+            "roll": {"faces": [17]},
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    # 4 + 5 + half of 3 (1) - 1 fog - 2 impairment at 31 of 42 = 7
+    assert [m["applied"] for m in body["modifiers"]] == [4, 5, 1, -1, -2]
+    assert body["total_modifier"] == 7
+    assert (body["die_result"], body["yield"], body["spread"]) == (17, 24, 9)
+    assert body["outcome"] == "success"
+    assert body["narrator"] == "player"
+    assert body["spread_label"] == "Solid Success"
+    assert body["depletion"] == {
+        "loser": "opposition",
+        "amount": 12,  # 9 + threat 5 - protection 2
+        "after": [
+            {"name": "health", "current": 31, "maximum": 42, "impairment": -2, "state": "impaired"}
+        ],
+    }
+    assert response.headers["x-request-id"]
+
+
+def test_seeded_checks_are_reproducible(client: TestClient) -> None:
+    body = {"target": 10, "dice": "3d6", "seed": 99}
+    first, second = client.post("/v1/checks", json=body), client.post("/v1/checks", json=body)
+    assert first.json()["faces"] == second.json()["faces"]
+    assert first.json()["id"] != second.json()["id"]
+
+
+def test_the_request_id_is_echoed(client: TestClient) -> None:
+    response = client.post("/v1/checks", json={"target": 1}, headers={"X-Request-ID": "abc-123"})
+    assert response.headers["x-request-id"] == "abc-123"
+    problem = client.get("/nowhere", headers={"X-Request-ID": "trace-9"})
+    assert problem.headers["x-request-id"] == "trace-9"
+    assert problem.json()["request_id"] == "trace-9"
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        (b'{"target": "5"}', "/target"),
+        (
+            b'{"target": 1, "qualities": [{"name": "x", "type": "core", "magnitude": 101}]}',
+            "/qualities/0/magnitude",
+        ),
+        (
+            b'{"target": 1, "qualities": [{"name": "x", "type": "cosmic", "magnitude": 1}]}',
+            "/qualities/0/type",
+        ),
+        (b'{"target": 1, "situational": [{"label": "", "magnitude": 1}]}', "/situational/0/label"),
+        (b'{"target": 1, "tagret": 2}', "/tagret"),
+        (b'{"qualities": []}', "/target"),
+        (b'{"target": 1, "depletion": {"actor": {"threat": 21}}}', "/depletion/actor/threat"),
+        (b'{"target": 1, "roll": {"faces": []}}', "/roll/faces"),
+        (b'{"target": 1, "seed": -1}', "/seed"),
+        (b"[1, 2]", ""),
+    ],
+)
+def test_unschematic_bodies_are_400_with_a_pointer(
+    client: TestClient, body: bytes, pointer: str
+) -> None:
+    response = client.post("/v1/checks", content=body, headers={"content-type": "application/json"})
+    problem = assert_problem(response, 400, "invalid-body")
+    assert problem["errors"][0]["pointer"] == pointer
+
+
+def test_an_integral_float_counts_as_an_integer(client: TestClient) -> None:
+    """JSON Schema's integer includes 12.0; 12.5 is still refused."""
+    ok = client.post(
+        "/v1/checks",
+        content=b'{"target": 12.0, "seed": 1}',
+        headers={"content-type": "application/json"},
+    )
+    assert ok.status_code == 200
+    assert ok.json()["target"] == 12
+    bad = client.post(
+        "/v1/checks", content=b'{"target": 12.5}', headers={"content-type": "application/json"}
+    )
+    assert assert_problem(bad, 400, "invalid-body")["errors"][0]["pointer"] == "/target"
+
+
+def test_malformed_json_is_400(client: TestClient) -> None:
+    response = client.post(
+        "/v1/checks", content=b'{"target": ', headers={"content-type": "application/json"}
+    )
+    assert_problem(response, 400, "malformed-json")
+
+
+def test_an_empty_body_is_400(client: TestClient) -> None:
+    response = client.post("/v1/checks", content=b"", headers={"content-type": "application/json"})
+    assert_problem(response, 400, "missing-body")
+
+
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "application/xml"]
+)
+def test_a_body_that_is_not_json_is_415(client: TestClient, content_type: str) -> None:
+    response = client.post(
+        "/v1/checks", content=b'{"target": 1}', headers={"content-type": content_type}
+    )
+    assert_problem(response, 415, "unsupported-media-type")
+
+
+def test_a_json_content_type_with_charset_is_accepted(client: TestClient) -> None:
+    response = client.post(
+        "/v1/checks",
+        content=b'{"target": 1}',
+        headers={"content-type": "application/json; charset=utf-8"},
+    )
+    assert response.status_code == 200
+
+
+def test_a_body_over_64_kib_is_413(client: TestClient) -> None:
+    padding = " " * (64 * 1024)
+    response = client.post(
+        "/v1/checks",
+        content=('{"target": 1}' + padding).encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert_problem(response, 413, "body-too-large")
+
+
+def test_quick10_with_depletion_is_422(client: TestClient) -> None:
+    """§2.5."""
+    response = client.post("/v1/checks", json={"target": 10, "quick10": True, "depletion": {}})
+    problem = assert_problem(response, 422, "quick10-with-depletion")
+    assert problem["errors"] == [
+        {
+            "code": "quick10-with-depletion",
+            "pointer": "/quick10",
+            "detail": problem["errors"][0]["detail"],
+        }
+    ]
+
+
+def test_illegal_faces_are_422_with_pointers(client: TestClient) -> None:
+    """§7.1: a d6 has no 7."""
+    response = client.post(
+        "/v1/checks", json={"target": 10, "dice": "3d6", "roll": {"faces": [1, 7, 2]}}
+    )
+    problem = assert_problem(response, 422, "illegal-faces")
+    assert [e["pointer"] for e in problem["errors"]] == ["/roll/faces/1"]
+
+
+def test_an_incapacitated_character_cannot_check(client: TestClient) -> None:
+    """§3.2.4: 10 of 42 is incapacitated."""
+    response = client.post(
+        "/v1/checks",
+        json={"target": 10, "depletable": [{"name": "health", "current": 10, "maximum": 42}]},
+    )
+    problem = assert_problem(response, 422, "character-incapacitated")
+    assert problem["errors"][0]["pointer"] == "/depletable/0/current"
+
+
+def test_strict_refuses_what_lenient_warns_about(client: TestClient) -> None:
+    """§6.3: situational total +6 is outside -5…+5."""
+    body = {"target": 10, "seed": 5, "situational": [{"label": "High ground", "magnitude": 6}]}
+    lenient = client.post("/v1/checks", json=body)
+    assert lenient.status_code == 200
+    assert [w["code"] for w in lenient.json()["warnings"]] == ["situational-out-of-range"]
+    strict = client.post("/v1/checks", json={**body, "strict": True})
+    assert_problem(strict, 422, "situational-out-of-range")
+
+
+def test_a_batch_resolves_in_order(client: TestClient) -> None:
+    response = client.post(
+        "/v1/checks/batch",
+        json={
+            "checks": [
+                {"target": 5, "roll": {"faces": [3]}},
+                {"target": 5, "roll": {"faces": [18]}},
+            ]
+        },
+    )
+    assert response.status_code == 200
+    assert [r["outcome"] for r in response.json()["results"]] == ["failure", "success"]
+
+
+def test_one_bad_item_fails_the_whole_batch_with_pointers_to_it(client: TestClient) -> None:
+    response = client.post(
+        "/v1/checks/batch",
+        json={
+            "checks": [
+                {"target": 5, "seed": 1},
+                {"target": 5, "quick10": True, "bullseye": True},
+                {"target": 5, "dice": "2d10", "roll": {"faces": [11, 1]}},
+            ]
+        },
+    )
+    problem = assert_problem(response, 422, "quick10-with-bullseye")
+    assert [e["pointer"] for e in problem["errors"]] == [
+        "/checks/1/bullseye",
+        "/checks/2/roll/faces/0",
+    ]
+
+
+@pytest.mark.parametrize("count", [0, 101])
+def test_a_batch_holds_1_to_100_checks(client: TestClient, count: int) -> None:
+    response = client.post("/v1/checks/batch", json={"checks": [{"target": 1}] * count})
+    assert assert_problem(response, 400, "invalid-body")["errors"][0]["pointer"] == "/checks"
+
+
+def test_a_schema_error_in_a_batch_points_into_the_item(client: TestClient) -> None:
+    response = client.post(
+        "/v1/checks/batch", json={"checks": [{"target": 1}, {"target": 1, "dice": "d7"}]}
+    )
+    assert assert_problem(response, 400, "invalid-body")["errors"][0]["pointer"] == "/checks/1/dice"

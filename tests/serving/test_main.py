@@ -1,0 +1,146 @@
+"""`python -m service`, as `make run` starts it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.served import ServedApp
+
+
+def _log_events(log: Path) -> list[dict]:
+    events = []
+    for line in log.read_text().splitlines():
+        if line.startswith("{"):
+            events.append(json.loads(line))
+    return events
+
+
+def test_without_redis_url_an_embedded_redis_is_started_and_stopped(tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": ""}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        assert httpx.get(app.url + "/readyz").json() == {"status": "ready"}
+        check = httpx.post(app.url + "/v1/checks", json={"target": 10, "seed": 3})
+        assert check.status_code == 200
+    finally:
+        assert app.stop() == 0
+    redis_events = [e for e in _log_events(app.log) if e.get("event") == "redis"]
+    assert redis_events
+    assert redis_events[0]["mode"] == "embedded"
+    socket_path = Path(redis_events[0]["url"].removeprefix("unix://"))
+    assert not socket_path.parent.exists(), "the embedded Redis must be removed on stop"
+
+
+def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": redis_url}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        assert httpx.get(app.url + "/readyz").status_code == 200
+    finally:
+        app.stop()
+    events = _log_events(app.log)
+    assert {"mode": "external", "url": redis_url}.items() <= next(
+        e for e in events if e.get("event") == "redis"
+    ).items()
+    requests = [e for e in events if e.get("event") == "request"]
+    assert requests
+    assert all("request_id" in e and "status" in e for e in requests)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PORT", "not-a-port", "PORT: Expected `int`, got `str`"),
+        ("PORT", "70000", "PORT: Expected `int` <= 65535"),
+        ("REDIS_URL", "http://x", "REDIS_URL must start with one of redis://"),
+        ("REDIS_RETRY_AFTER_SECONDS", "-5", "REDIS_RETRY_AFTER_SECONDS: Expected `int` >= 1"),
+        ("REDIS_SOCKET_TIMEOUT", "0", "REDIS_SOCKET_TIMEOUT: Expected `float` > 0.0"),
+        ("LOG_FORMAT", "xml", "LOG_FORMAT"),
+    ],
+)
+def test_invalid_settings_stop_the_service_with_a_clear_message(
+    tmp_path: Path, variable: str, value: str, message: str
+) -> None:
+    app = ServedApp({variable: value}, tmp_path / "service.log")
+    app.process.wait(timeout=20)
+    assert app.process.returncode == 2
+    output = app.log.read_text()
+    assert output.startswith("bullseye: invalid environment")
+    assert message in output
+    assert "Traceback" not in output
+
+
+def test_log_level_is_case_insensitive() -> None:
+    from service.settings import Settings
+
+    assert Settings.from_env({"LOG_LEVEL": "debug"}).log_level == "DEBUG"
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/docs", "/openapi.json"])
+def test_served_operational_pages(served_url: str, path: str) -> None:
+    assert httpx.get(served_url + path).status_code == 200
+
+
+def test_logs_never_contain_bodies(redis_url: str, tmp_path: Path) -> None:
+    marker = "secret-marker-7f3a"
+    app = ServedApp({"REDIS_URL": redis_url}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        body = {
+            "target": 5,
+            "seed": 1,
+            "qualities": [{"name": marker, "type": "core", "magnitude": 8}],
+        }
+        assert httpx.post(app.url + "/v1/checks", json=body).status_code == 200
+        bad = {"target": 5, "qualities": [{"name": marker, "type": "core", "magnitude": 800}]}
+        assert httpx.post(app.url + "/v1/checks", json=bad).status_code == 400
+    finally:
+        app.stop()
+    log = app.log.read_text()
+    assert '"path":"/v1/checks"' in log
+    assert marker not in log
+
+
+def test_logs_name_the_conflict_but_never_keys_or_tokens(redis_url: str, tmp_path: Path) -> None:
+    key = "api-key-that-must-not-be-logged"
+    app = ServedApp({"REDIS_URL": redis_url, "API_KEYS": key}, tmp_path / "service.log")
+    try:
+        app.wait_ready()
+        headers = {"X-API-Key": key}
+        created = httpx.post(
+            app.url + "/v1/conflicts",
+            headers=headers,
+            json={
+                "name": "Logged",
+                "opposition": {"name": "Them"},
+                "players": [
+                    {
+                        "id": "a",
+                        "name": "A",
+                        "qualities": [{"name": "Q", "type": "core", "magnitude": 8}],
+                    }
+                ],
+            },
+        ).json()
+        token = created["tokens"]["gm"]
+        read = httpx.get(
+            f"{app.url}/v1/conflicts/{created['id']}",
+            headers={**headers, "Authorization": f"Bearer {token}"},
+        )
+        assert read.status_code == 200
+    finally:
+        app.stop()
+    log = app.log.read_text()
+    assert key not in log
+    assert token not in log
+    reads = [
+        e
+        for e in _log_events(app.log)
+        if e.get("method") == "GET" and e.get("path", "").startswith("/v1/conflicts/")
+    ]
+    assert reads
+    assert reads[0]["session_id"] == created["id"]
