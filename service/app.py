@@ -23,15 +23,22 @@ from swagger_ui_bundle import swagger_ui_path
 from service.http.keys import ApiKeyGuard, key_hashes
 from service.http.middleware import RequestShell
 from service.http.openapi import openapi_document, openapi_json
-from service.http.operations import OperationsController, RulesetIndexController, ruleset_index
+from service.http.operations import (
+    OperationsController,
+    Readiness,
+    RulesetIndexController,
+    ping,
+    ruleset_index,
+)
 from service.http.problems import handle_exception, register_problems
 from service.http.ratelimit import RateLimiter
 from service.http.registry import RulesetList
 from service.kernel.dice import RandomSource
 from service.logging import configure_logging
 from service.rulesets import RULESETS
-from service.rulesets.bullseye.api.conflict_store import ConflictStore
 from service.sessions.client import make_client
+from service.sessions.host import SessionHost
+from service.sessions.stream import StreamGate
 from service.settings import Settings
 
 if TYPE_CHECKING:
@@ -75,7 +82,7 @@ def _end_event_streams_on_stop(app: Litestar) -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread receives signals (an app run by a test client)
     loop = asyncio.get_running_loop()
-    stopping: asyncio.Event = app.state.stopping
+    stopping: asyncio.Event = app.state.sessions.stopping
     for signum in (signal.SIGTERM, signal.SIGINT):
         previous = signal.getsignal(signum)
         if not callable(previous):
@@ -133,16 +140,21 @@ def create_app(
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
         # Made here, never at import: each event loop (worker, test client) gets its own.
-        app.state.redis = make_client(settings)
-        app.state.redis_streams = make_client(settings, for_streams=True)
-        app.state.stopping = asyncio.Event()  # set when the worker is told to stop
-        app.state.conflicts = ConflictStore(app.state.redis, recent_size=settings.recent_conflicts)
+        client = make_client(settings)
+        streams_client = make_client(settings, for_streams=True)
+        app.state.sessions = SessionHost(
+            settings=settings,
+            client=client,
+            streams_client=streams_client,
+            stopping=asyncio.Event(),  # set when the worker is told to stop
+            gate=StreamGate(settings.sse_max_connections),
+        )
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
             yield
         finally:
-            await app.state.redis.aclose()
-            await app.state.redis_streams.aclose()
+            await client.aclose()
+            await streams_client.aclose()
 
     def publish_openapi(app: Litestar) -> None:
         app.state.openapi_json = openapi_json(
@@ -163,6 +175,25 @@ def create_app(
     def provide_index() -> RulesetList:
         return index
 
+    def provide_settings() -> Settings:
+        return settings
+
+    def provide_sessions(state: State) -> SessionHost:
+        sessions: SessionHost = state.sessions
+        return sessions
+
+    def provide_readiness(state: State) -> Readiness:
+        sessions: SessionHost = state.sessions
+
+        async def ready() -> bool:
+            return await ping(sessions.client, settings.redis_socket_timeout)
+
+        return ready
+
+    def provide_openapi(state: State) -> bytes:
+        document: bytes = state.openapi_json
+        return document
+
     app = Litestar(
         route_handlers=[
             *(ruleset.router for ruleset in RULESETS),
@@ -175,6 +206,10 @@ def create_app(
         dependencies={
             "rng": Provide(provide_rng, sync_to_thread=False),
             "ruleset_index": Provide(provide_index, sync_to_thread=False),
+            "settings": Provide(provide_settings, sync_to_thread=False),
+            "sessions": Provide(provide_sessions, sync_to_thread=False),
+            "readiness": Provide(provide_readiness, sync_to_thread=False),
+            "openapi_document": Provide(provide_openapi, sync_to_thread=False),
         },
         exception_handlers={Exception: handle_exception},
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],

@@ -23,12 +23,12 @@ from prometheus_client.multiprocess import MultiProcessCollector
 __all__ = [
     "CONFLICTS_CREATED",
     "CONFLICTS_DECIDED",
-    "CONFLICT_COPIES",
     "CONTENT_TYPE",
     "RATE_LIMITED",
     "REDIS_ERRORS",
     "REQUESTS",
     "REQUEST_SECONDS",
+    "SESSION_COPIES",
     "exposition",
     "observe_request",
 ]
@@ -49,11 +49,11 @@ CONFLICTS_CREATED = Counter("bullseye_conflicts_created", "Expanded conflicts cr
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
 RATE_LIMITED = Counter("bullseye_rate_limited", "Requests refused by the rate limiter.")
-CONFLICT_COPIES = Counter(
-    "bullseye_conflict_copies",
-    "Remembered conflict copies put to use, by whether they were still current "
-    "(mostly stale: requests for one conflict are spread over many workers).",
-    ["found"],
+SESSION_COPIES = Counter(
+    "bullseye_session_copies",
+    "Remembered session copies put to use, by kind (conflict, …) and whether they were "
+    "still current (mostly stale: requests for one session are spread over many workers).",
+    ["kind", "found"],
 )
 
 

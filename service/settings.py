@@ -40,12 +40,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_retry_after_seconds: Annotated[int, Meta(ge=1, le=3600)] = 2
     max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
-    # Conflicts each worker remembers, so a write usually needs no read first (0: off).
-    recent_conflicts: Annotated[int, Meta(ge=0, le=100000)] = 2048
+    # Sessions of each kind each worker remembers, so a write usually needs no read first
+    # (0: off), and at most this many bytes of them.
+    recent_sessions: Annotated[int, Meta(ge=0, le=100000)] = 2048
+    recent_session_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 64 * 1024 * 1024
+    # The ceiling of one session's stored bytes: state, tokens and history.
+    session_max_bytes: Annotated[int, Meta(ge=64 * 1024, le=64 * 1024 * 1024)] = 1024 * 1024
     api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
     rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
+    sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0
+    stream_ticket_seconds: Annotated[int, Meta(ge=5, le=3600)] = 60
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Annotated, Any
 
 from litestar import Controller, get
-from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
@@ -24,15 +23,22 @@ from service.http.problems import (
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, exposition
+from service.settings import Settings
 
 __all__ = [
     "DOCS_HTML",
     "Health",
     "OperationsController",
     "ProblemTypeList",
+    "Readiness",
     "RulesetIndexController",
+    "ping",
     "ruleset_index",
 ]
+
+
+# Whether the state store answers now (the app wires it to a Redis PING).
+Readiness = NamedDependency[Callable[[], Awaitable[bool]]]
 
 
 async def ping(client: Any, timeout: float) -> bool:
@@ -59,7 +65,7 @@ DOCS_HTML = """<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Bullseye rules service — API</title>
+  <title>Tabletop rules service — API</title>
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
@@ -98,12 +104,12 @@ class OperationsController(Controller):
         summary="Readiness: Redis answers",
         responses=problem_responses(503),
     )
-    async def readyz(self, state: State) -> Health:
+    async def readyz(self, readiness: Readiness, settings: NamedDependency[Settings]) -> Health:
         """503 with Retry-After while Redis is unreachable."""
-        if not await ping(state.redis, state.settings.redis_socket_timeout):
+        if not await readiness():
             raise StoreUnavailable(
                 detail="Redis is unreachable.",
-                headers={"Retry-After": str(state.settings.redis_retry_after_seconds)},
+                headers={"Retry-After": str(settings.redis_retry_after_seconds)},
             )
         return Health(status="ready")
 
@@ -149,9 +155,9 @@ class OperationsController(Controller):
             raise NotFoundException(detail=f"No problem type '{code}'.") from None
 
     @get("/openapi.json", include_in_schema=False, sync_to_thread=False)
-    def openapi(self, state: State) -> Response[bytes]:
+    def openapi(self, openapi_document: NamedDependency[bytes]) -> Response[bytes]:
         """The committed contract, as served."""
-        return Response(state.openapi_json, media_type="application/json")
+        return Response(openapi_document, media_type="application/json")
 
     @get("/docs", include_in_schema=False, sync_to_thread=False, media_type="text/html")
     def docs(self) -> str:

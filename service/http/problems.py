@@ -27,8 +27,10 @@ __all__ = [
     "Problem",
     "ProblemError",
     "ProblemType",
+    "SessionFull",
     "StoreError",
     "StoreUnavailable",
+    "TooManyStreams",
     "UnsupportedMediaType",
     "handle_exception",
     "problem_responses",
@@ -118,8 +120,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "unauthorized",
             401,
             "Token required",
-            "Conflict routes need one of the conflict's tokens: "
-            "Authorization: Bearer <token> (or X-Conflict-Token).",
+            "Session routes (a conflict, a scene, …) need one of that session's tokens: "
+            "Authorization: Bearer <token>, or the ruleset's token header "
+            "(X-Conflict-Token for Bullseye conflicts); an event stream also takes a stream "
+            "ticket.",
         ),
         _type(
             "api-key-required",
@@ -139,9 +143,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "forbidden",
             403,
             "Not allowed for this token",
-            "The token opens the conflict but its role may not do this: only the GM "
-            "resolves rounds, makes the outcome check and deletes; a player submits only "
-            "their own checks.",
+            "The token opens the session but its role may not do this (the detail says "
+            "whose move it is): in a Bullseye conflict only the GM resolves rounds, makes the "
+            "outcome check and deletes, and a player submits only their own checks. An "
+            "Idempotency-Key is also bound to the participant who first sent it.",
         ),
         _type(
             "concurrent-update",
@@ -156,16 +161,32 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "The first request with this Idempotency-Key has not finished; retry shortly.",
         ),
         _type(
+            "session-full",
+            409,
+            "Session full",
+            "The session's stored record (state, history and tokens) would pass its ceiling "
+            "(SESSION_MAX_BYTES, 1 MiB by default); nothing was written. End it and start "
+            "another.",
+        ),
+        _type(
+            "too-many-streams",
+            503,
+            "Too many event streams",
+            "This worker holds as many event streams open as SSE_MAX_CONNECTIONS allows; "
+            "retry after Retry-After seconds (another replica may take it).",
+        ),
+        _type(
             "precondition-failed",
             412,
             "Version mismatch",
-            "If-Match named a version the conflict is no longer at; GET it again.",
+            "If-Match named a version the session is no longer at; GET it again.",
         ),
         _type(
             "idempotency-key-reused",
             422,
             "Idempotency-Key reused",
-            "The same Idempotency-Key was sent with another body.",
+            "The same Idempotency-Key was sent with another body, or to another operation "
+            "(method and path): a key names one request.",
         ),
         _type(
             "internal-error",
@@ -216,7 +237,7 @@ _STATUS_CODES = {
 
 
 class Unauthorized(HTTPException):
-    """No token, or one that does not open this conflict."""
+    """No token, or one that does not open this session."""
 
     status_code = 401
 
@@ -251,6 +272,18 @@ class RequestInFlight(HTTPException):
     status_code = 409
 
 
+class SessionFull(HTTPException):
+    """A write would take a session past its ceiling of stored bytes."""
+
+    status_code = 409
+
+
+class TooManyStreams(HTTPException):
+    """This worker holds as many event streams open as it may."""
+
+    status_code = 503
+
+
 class PreconditionFailed(HTTPException):
     """If-Match names another version."""
 
@@ -281,6 +314,8 @@ class StoreUnavailable(HTTPException):
 
 _CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {
     RequestInFlight: "request-in-flight",
+    SessionFull: "session-full",
+    TooManyStreams: "too-many-streams",
     ApiKeyRequired: "api-key-required",
 }
 
@@ -407,7 +442,7 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             retry_after = request.app.state.settings.redis_retry_after_seconds
             return problem_response(
                 "store-unavailable",
-                "Conflict state is unreachable; retry later.",
+                "Session state (Redis) is unreachable; retry later.",
                 headers={"Retry-After": str(retry_after)},
             )
         case HTTPException():

@@ -2,30 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
 from playwright.sync_api import sync_playwright
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        pytest.fail(
-            "Chromium is required for the browser test: `make system-deps` "
-            "(Debian: apt-get install chromium); .ci/run installs it."
-        )
-    return path
+from tests.support.browser import CHROMIUM_FLAGS, chromium_path
 
 
 def test_docs_page_lists_the_check_operation(served_url: str) -> None:
@@ -50,7 +29,7 @@ def test_docs_page_lists_the_check_operation(served_url: str) -> None:
             operation.wait_for(state="visible", timeout=20_000)
             assert "/v1/checks" in operation.inner_text()
             assert page.locator(".opblock-summary-path", has_text="/v1/checks/batch").count() == 1
-            assert page.title().startswith("Bullseye rules service")
+            assert page.title().startswith("Tabletop rules service")
         finally:
             browser.close()
     assert foreign_requests == [], "the docs page must not load anything from the internet"

@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from service.rulesets.bullseye.api.conflict_store import ConflictStore
+from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from service.serving import GRACEFUL_SHUTDOWN_SECONDS
 from service.settings import Settings
 
@@ -783,8 +783,8 @@ def test_the_example_secret_holds_only_placeholders() -> None:
 
 def test_the_redis_notes_show_the_store_key_layout() -> None:
     notes = (K8S / "redis.md").read_text()
-    assert ConflictStore.state_key("<id>") in notes
-    assert ConflictStore.events_key("<id>") in notes
+    assert CONFLICTS.kind.state("<id>") in notes
+    assert CONFLICTS.kind.events("<id>") in notes
     for required in ("noeviction", "appendonly yes", "rediss://", "REDIS_CLUSTER"):
         assert required in notes
 

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from service.embedded_redis import redis_server_binary
-from service.rulesets.bullseye.api.conflict_store import ConflictStore
+from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from tests.support.bullseye_conflicts import bearer, conflict_body
 from tests.support.served import ServedApp
 from tests.support.sse import read_sse
@@ -168,9 +168,9 @@ def test_a_full_conflict_runs_on_a_redis_cluster(cluster_url: str, tmp_path: Pat
     slots = {
         node.keyslot(key)
         for key in (
-            ConflictStore.state_key(cid),
-            ConflictStore.events_key(cid),
-            ConflictStore.idempotency_key(cid, "x"),
+            CONFLICTS.kind.state(cid),
+            CONFLICTS.kind.events(cid),
+            CONFLICTS.kind.idempotency(cid, "x"),
         )
     }
     assert len(slots) == 1

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
 
 
-def read_sse(response: httpx.Response, count: int) -> list[dict]:
-    """The next ``count`` events (comments skipped) of an open event stream."""
+def read_sse(source: httpx.Response | Iterator[str], count: int) -> list[dict]:
+    """The next ``count`` events (comments skipped) of an open event stream: a response, or
+    the iterator of its lines when events are read from it more than once."""
+    lines = source.iter_lines() if isinstance(source, httpx.Response) else source
     events: list[dict] = []
     current: dict = {}
-    for line in response.iter_lines():
+    for line in lines:
         if line.startswith(":"):
             continue
         if not line:

@@ -121,7 +121,7 @@ _TEXTS: dict[RuleCode, tuple[str, str]] = {
     RuleCode.OUTCOME_ALREADY_MADE: ("Outcome already made", "§4.4: one final check only."),
     RuleCode.ROUND_LIMIT_REACHED: (
         "Round limit reached",
-        f"A conflict takes at most {MAX_ROUNDS} rounds: its state keeps every round. The book "
+        f"A conflict takes at most {MAX_ROUNDS} rounds: its history keeps every round. The book "
         "sets no limit; settle a longer conflict at the table.",
     ),
     RuleCode.SEED_IGNORED: (

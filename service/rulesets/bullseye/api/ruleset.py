@@ -11,7 +11,7 @@ from litestar.openapi.spec import Example, Tag
 from service.http.registry import Ruleset
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
-from service.rulesets.bullseye.api.conflicts import CREATED_LINKS, ConflictController
+from service.rulesets.bullseye.api.conflict_routes import CREATED_LINKS, ConflictController
 from service.rulesets.bullseye.api.examples import (
     BATCH_EXAMPLES,
     CHARACTER_EXAMPLES,

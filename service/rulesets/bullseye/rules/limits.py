@@ -27,7 +27,7 @@ __all__ = [
 MAX_CHECK_QUALITIES = 24
 MAX_SITUATIONAL = 16
 MAX_DEPLETABLES = 2  # §7.6: at most two depletable qualities per character
-# The book sets no limit, but a conflict keeps every round in its state: this bounds it
+# The book sets no limit, but a conflict keeps every round in its history: this bounds it
 # (ties can otherwise go on for ever, §4.3 sudden death).
 MAX_ROUNDS = 100
 

@@ -8,7 +8,7 @@ import pytest
 import redis
 from litestar.testing import TestClient
 
-from service.rulesets.bullseye.api.conflict_store import ConflictStore
+from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from tests.support.bullseye_conflicts import (
     DUELIST,
     bearer,
@@ -44,7 +44,7 @@ def test_create_answers_201_with_location_etag_scores_and_tokens_once(client: Te
 
 def test_tokens_are_stored_only_as_hashes(client: TestClient, redis_url: str) -> None:
     created = create(client)
-    raw = redis.Redis.from_url(redis_url).hgetall(ConflictStore.state_key(created["id"]))
+    raw = redis.Redis.from_url(redis_url).hgetall(CONFLICTS.kind.state(created["id"]))
     stored = b"".join(raw.values())
     for token in [created["tokens"]["gm"], *created["tokens"]["players"].values()]:
         assert token.encode() not in stored
@@ -281,7 +281,7 @@ def test_an_expired_conflict_is_404(client: TestClient, redis_url: str) -> None:
     created = create(client, ttl_seconds=60)
     path, gm = f"/v1/conflicts/{created['id']}", created["tokens"]["gm"]
     store = redis.Redis.from_url(redis_url)
-    key = ConflictStore.state_key(created["id"])
+    key = CONFLICTS.kind.state(created["id"])
     assert 59_000 < store.pttl(key) <= 60_000
     store.pexpire(key, 50)  # let the clock run: Redis expires it as it would after 60 s
     time.sleep(0.2)
@@ -292,7 +292,7 @@ def test_every_write_sets_the_ttl_again(client: TestClient, redis_url: str) -> N
     created = create(client, ttl_seconds=600)
     path, gm = f"/v1/conflicts/{created['id']}", created["tokens"]["gm"]
     store = redis.Redis.from_url(redis_url)
-    key, events = ConflictStore.state_key(created["id"]), ConflictStore.events_key(created["id"])
+    key, events = CONFLICTS.kind.state(created["id"]), CONFLICTS.kind.events(created["id"])
     store.pexpire(key, 5_000)
     body = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
     assert client.post(f"{path}/rounds", json=body, headers=bearer(gm)).status_code == 200

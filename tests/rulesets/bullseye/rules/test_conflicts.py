@@ -31,9 +31,11 @@ from service.rulesets.bullseye.rules.conflicts import (
     Scores,
     Side,
     Submit,
-    apply,
     new_conflict,
     opening_scores,
+)
+from service.rulesets.bullseye.rules.conflicts import (
+    apply as apply_rules,
 )
 from service.rulesets.bullseye.rules.dice import DICE, DiceKind
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
@@ -90,7 +92,7 @@ def foe(threat=3, depletion_modifier=-1):
 
 
 def create(*players, opposition=None, source=DiceSource.CLIENT, at_issue=None, dice=DiceKind.D20):
-    conflict, events = new_conflict(
+    applied = new_conflict(
         conflict_id="c-1",
         name="Duel at dawn",
         players=players,
@@ -98,10 +100,8 @@ def create(*players, opposition=None, source=DiceSource.CLIENT, at_issue=None, d
         dice=dice,
         dice_source=source,
         depletable_at_issue=at_issue,
-        now=1000.0,
-        ttl_seconds=3600,
     )
-    return conflict, events
+    return applied.state, list(applied.events)
 
 
 def conflict_of(*players, **fields):
@@ -112,6 +112,13 @@ def rolled(face, modifier=0, **fields):
     """A participant check showing ``face`` with one quality of ``modifier`` (if any)."""
     qualities = (q("Edge", INTR, modifier),) if modifier else ()
     return ParticipantCheck(qualities=qualities, roll=SuppliedRoll(faces=(face,)), **fields)
+
+
+def apply(conflict, action, rng=RNG, check_id=""):
+    """The rules' answer: the next conflict, its events, and the rounds it resolved (the
+    history the session engine appends apart from the state)."""
+    applied = apply_rules(conflict, action, rng, check_id)
+    return applied.state, list(applied.events), applied.history
 
 
 def resolve(conflict, gm, rng=RNG, **players):
@@ -149,14 +156,14 @@ def two_pc_conflict(**fields):
 def players_win(conflict):
     """One round the players win outright: the GM shows 1, every PC 20 with +60."""
     gm = rolled(1)
-    decided, _ = resolve(conflict, gm, **{p.id: rolled(20, 60) for p in conflict.players})
+    decided, _, _ = resolve(conflict, gm, **{p.id: rolled(20, 60) for p in conflict.players})
     assert decided.winner is Side.PLAYERS
     return decided
 
 
 def opposition_wins(conflict):
     """One round the opposition wins outright: the GM shows 20 with +60, every PC 1."""
-    decided, _ = resolve(conflict, rolled(20, 60), **{p.id: rolled(1) for p in conflict.players})
+    decided, _, _ = resolve(conflict, rolled(20, 60), **{p.id: rolled(1) for p in conflict.players})
     assert decided.winner is Side.OPPOSITION
     return decided
 
@@ -171,8 +178,8 @@ def test_section_4_2_issue_example_two_pcs_7_4_and_8_3_give_22_and_44():
     assert conflict.scores == Scores(players=22, opposition=44)
     assert conflict.status is ConflictStatus.ACTIVE
     assert (conflict.round, conflict.winner, conflict.outcome) == (1, None, None)
-    assert (conflict.rounds, conflict.pending, conflict.bullseyes_used) == ((), {}, {})
-    assert (conflict.created_at, conflict.expires_at) == (1000.0, 4600.0)
+    assert (conflict.legacy_rounds, conflict.pending, conflict.bullseyes_used) == ((), {}, {})
+    assert events == []  # nothing to stream until someone acts
     assert events == []  # the event stream starts with the first submission
 
 
@@ -283,9 +290,9 @@ def test_section_4_3_issue_example_gm_beats_one_player_and_loses_to_the_other():
         qualities=(q("Quick", INTR, 7), q("Fencer", EXPR, 4)), roll=SuppliedRoll(faces=(9,))
     )
     bo_check = ParticipantCheck(qualities=(q("Brave", CORE, 8),), roll=SuppliedRoll(faces=(4,)))
-    after, events = resolve(conflict, rolled(12, 5), ann=ann_check, bo=bo_check)
+    after, events, after_rounds = resolve(conflict, rolled(12, 5), ann=ann_check, bo=bo_check)
 
-    (round_,) = after.rounds
+    (round_,) = after_rounds
     assert round_.number == 1
     assert pairings(round_) == [
         ("ann", 17, 20, 3, Side.OPPOSITION, 4),
@@ -304,8 +311,8 @@ def test_section_4_3_issue_example_gm_beats_one_player_and_loses_to_the_other():
 def test_section_4_3_equal_yields_cost_nobody_anything():
     """§4.3: only a higher yield subtracts; a tie leaves both scores as they were."""
     conflict = two_pc_conflict()
-    after, _ = resolve(conflict, rolled(10, 3), ann=rolled(6, 7), bo=rolled(5, 8))
-    assert [(p.spread, p.loser, p.amount) for p in after.rounds[0].pairings] == [
+    after, _, after_rounds = resolve(conflict, rolled(10, 3), ann=rolled(6, 7), bo=rolled(5, 8))
+    assert [(p.spread, p.loser, p.amount) for p in after_rounds[0].pairings] == [
         (0, PairingLoser.NONE, 0),
         (0, PairingLoser.NONE, 0),
     ]
@@ -316,12 +323,12 @@ def test_section_4_3_equal_yields_cost_nobody_anything():
 def test_section_4_3_spread_is_reported_positive_whoever_wins():
     """§2.4/§4.3: the pairing's spread is the size of the gap; `loser` says who paid."""
     conflict = conflict_of(pc("ann", 5), opposition=foe(threat=0, depletion_modifier=0))
-    gm_higher, _ = resolve(conflict, rolled(15), ann=rolled(8))
-    player_higher, _ = resolve(conflict, rolled(8), ann=rolled(15))
-    assert [(p.spread, p.loser, p.amount) for p in gm_higher.rounds[0].pairings] == [
+    _gm_higher, _, gm_higher_rounds = resolve(conflict, rolled(15), ann=rolled(8))
+    _player_higher, _, player_higher_rounds = resolve(conflict, rolled(8), ann=rolled(15))
+    assert [(p.spread, p.loser, p.amount) for p in gm_higher_rounds[0].pairings] == [
         (7, Side.PLAYERS, 7)
     ]
-    assert [(p.spread, p.loser, p.amount) for p in player_higher.rounds[0].pairings] == [
+    assert [(p.spread, p.loser, p.amount) for p in player_higher_rounds[0].pairings] == [
         (7, Side.OPPOSITION, 7)
     ]
 
@@ -331,8 +338,8 @@ def test_section_4_3_depletion_modifiers_never_make_a_loss_negative():
     conflict = conflict_of(
         pc("ann", 5, depletion_modifier=-5), opposition=foe(threat=-1, depletion_modifier=-10)
     )
-    after, _ = resolve(conflict, rolled(12), ann=rolled(10))
-    assert [(p.spread, p.loser, p.amount) for p in after.rounds[0].pairings] == [
+    after, _, after_rounds = resolve(conflict, rolled(12), ann=rolled(10))
+    assert [(p.spread, p.loser, p.amount) for p in after_rounds[0].pairings] == [
         (2, Side.PLAYERS, 0)
     ]
     assert after.scores == Scores(players=5, opposition=5)
@@ -349,8 +356,8 @@ def test_section_4_3_threat_and_protection_of_the_right_sides_apply():
         pc("bo", 5, threat=-7, depletion_modifier=-1),
         opposition=foe(threat=5, depletion_modifier=-3),
     )
-    after, _ = resolve(conflict, rolled(10), ann=rolled(14), bo=rolled(6))
-    assert [(p.loser, p.amount) for p in after.rounds[0].pairings] == [
+    after, _, after_rounds = resolve(conflict, rolled(10), ann=rolled(14), bo=rolled(6))
+    assert [(p.loser, p.amount) for p in after_rounds[0].pairings] == [
         (Side.OPPOSITION, 7),
         (Side.PLAYERS, 8),
     ]
@@ -363,8 +370,8 @@ def test_section_4_3_pairings_are_simultaneous_both_sides_pay_in_the_decisive_ro
     Both ≤ 0; the higher (players, −4 > −5) wins."""
     conflict = conflict_of(pc("ann", 3), pc("bo", 2), opposition=foe(0, 0))
     assert conflict.scores == Scores(players=5, opposition=10)
-    after, events = resolve(conflict, rolled(10), ann=rolled(20, 5), bo=rolled(1))
-    (round_,) = after.rounds
+    after, events, after_rounds = resolve(conflict, rolled(10), ann=rolled(20, 5), bo=rolled(1))
+    (round_,) = after_rounds
     assert [(p.loser, p.amount) for p in round_.pairings] == [
         (Side.OPPOSITION, 15),
         (Side.PLAYERS, 9),
@@ -379,8 +386,8 @@ def test_section_4_3_losses_from_several_pairings_add_up():
     """§4.3: the GM (15) beats both PCs: Ann (12) 3 + threat 3 + her protection 0 = 6,
     Bo (9) 6 + 3 + his protection −2 = 7 → players 22 − 13 = 9."""
     conflict = two_pc_conflict()
-    after, _ = resolve(conflict, rolled(15), ann=rolled(12), bo=rolled(9))
-    assert [(p.player, p.loser, p.amount) for p in after.rounds[0].pairings] == [
+    after, _, after_rounds = resolve(conflict, rolled(15), ann=rolled(12), bo=rolled(9))
+    assert [(p.player, p.loser, p.amount) for p in after_rounds[0].pairings] == [
         ("ann", Side.PLAYERS, 6),
         ("bo", Side.PLAYERS, 7),
     ]
@@ -391,8 +398,8 @@ def test_section_4_3_conflict_checks_never_touch_the_depletable_quality():
     """§4.3: even with the depletable quality at issue, round checks leave it as it is:
     Ann loses two rounds (the players' score 22 → 14 → 6), her health stays 40."""
     conflict = conflict_of(ann(depletable=health(40)), bo(), at_issue="health")
-    after, _ = resolve(conflict, rolled(12), ann=rolled(10), bo=rolled(10))
-    after, _ = resolve(after, rolled(12), ann=rolled(10), bo=rolled(10))
+    after, _, _ = resolve(conflict, rolled(12), ann=rolled(10), bo=rolled(10))
+    after, _, _ = resolve(after, rolled(12), ann=rolled(10), bo=rolled(10))
     assert after.scores == Scores(players=6, opposition=44)
     assert after.status is ConflictStatus.ACTIVE
     assert after.players[0].depletable == health(40)
@@ -402,8 +409,8 @@ def test_section_4_3_conflict_checks_never_touch_the_depletable_quality():
 def test_section_3_2_3_impairment_applies_to_a_pc_s_conflict_checks():
     """§3.2.3: 30 of 42 ≤ floor(3·42/4) = 31 → −2 on Ann's effort: 9 + 7 − 2 = 14."""
     conflict = conflict_of(ann(depletable=health(30)), bo())
-    after, _ = resolve(conflict, rolled(10), ann=rolled(9, 7), bo=rolled(10))
-    effort = after.rounds[0].players["ann"]
+    after, _, after_rounds = resolve(conflict, rolled(10), ann=rolled(9, 7), bo=rolled(10))
+    effort = after_rounds[0].players["ann"]
     impairment = [line for line in effort.modifiers if line.source is ModifierSource.IMPAIRMENT]
     assert [(line.name, line.applied) for line in impairment] == [("health", -2)]
     assert (effort.total_modifier, effort.yield_) == (5, 14)
@@ -426,10 +433,10 @@ def test_section_3_2_4_unfit_pc_cannot_check_in_a_round():
 def test_section_4_3_opposition_at_zero_decides_for_the_players():
     """§4.3: a score reduced to exactly 0 ends the conflict; the other side wins."""
     conflict = conflict_of(pc("ann", 5), opposition=foe(0, 0))
-    after, events = resolve(conflict, rolled(5), ann=rolled(10))
+    after, events, after_rounds = resolve(conflict, rolled(5), ann=rolled(10))
     assert after.scores == Scores(players=5, opposition=0)
     assert (after.status, after.winner) == (ConflictStatus.DECIDED, Side.PLAYERS)
-    assert after.rounds[-1].decided is True
+    assert after_rounds[-1].decided is True
     assert [(e.type, e.data) for e in events] == [
         ("round.resolved", {"round": 1, "scores": {"players": 5, "opposition": 0}}),
         ("conflict.decided", {"winner": "players"}),
@@ -439,7 +446,7 @@ def test_section_4_3_opposition_at_zero_decides_for_the_players():
 def test_section_4_3_players_below_zero_decides_for_the_opposition():
     """§4.3: 11 − (19 + 3 − 0) = −11 → the opposition wins with 11 left."""
     conflict = conflict_of(ann())
-    after, events = resolve(conflict, rolled(20), ann=rolled(1))
+    after, events, _ = resolve(conflict, rolled(20), ann=rolled(1))
     assert after.scores == Scores(players=-11, opposition=11)
     assert (after.status, after.winner) == (ConflictStatus.DECIDED, Side.OPPOSITION)
     assert events[-1].data == {"winner": "opposition"}
@@ -449,15 +456,15 @@ def test_section_4_3_sudden_death_when_both_reach_the_same_score_at_or_below_zer
     """Decision on §4.3: both ≤ 0 and equal → no winner, another round with scores as they
     stand. Then the GM beats Ann by 1 and ties Bo: −1 vs 0 → the opposition wins."""
     conflict = conflict_of(pc("ann", 3), pc("bo", 2), opposition=foe(0, 0))
-    tied, events = resolve(conflict, rolled(10), ann=rolled(20), bo=rolled(5))
+    tied, events, tied_rounds = resolve(conflict, rolled(10), ann=rolled(20), bo=rolled(5))
     assert tied.scores == Scores(players=0, opposition=0)
     assert (tied.status, tied.winner, tied.round) == (ConflictStatus.ACTIVE, None, 2)
-    assert (tied.rounds[0].decided, tied.rounds[0].winner) == (False, None)
+    assert (tied_rounds[0].decided, tied_rounds[0].winner) == (False, None)
     assert [e.type for e in events] == ["round.resolved"]
 
-    after, events = resolve(tied, rolled(10), ann=rolled(9), bo=rolled(10))
-    assert after.rounds[-1].number == 2
-    assert after.rounds[-1].scores_before == Scores(players=0, opposition=0)
+    after, events, after_rounds = resolve(tied, rolled(10), ann=rolled(9), bo=rolled(10))
+    assert after_rounds[-1].number == 2
+    assert after_rounds[-1].scores_before == Scores(players=0, opposition=0)
     assert after.scores == Scores(players=-1, opposition=0)
     assert (after.status, after.winner) == (ConflictStatus.DECIDED, Side.OPPOSITION)
     assert [e.type for e in events] == ["round.resolved", "conflict.decided"]
@@ -481,13 +488,14 @@ def test_section_4_3_decided_conflict_accepts_no_more_rounds(action):
 
 
 def test_round_limit_a_conflict_plays_its_hundredth_round_and_no_more():
-    """Service limit, not the book's (it sets none): the state keeps every round, and §4.3's
-    sudden death can tie for ever. Tied rounds up to the 100th play; the 101st is refused
-    (round-limit-reached, 409), whole or one check at a time."""
-    conflict = conflict_of(pc("ann", 3), opposition=foe(0, 0))
+    """Service limit, not the book's (it sets none): §4.3's sudden death can tie for ever,
+    and a conflict's history grows with every round. Tied rounds up to the 100th play; the
+    101st is refused (round-limit-reached, 409), whole or one check at a time."""
+    conflict, conflict_rounds = conflict_of(pc("ann", 3), opposition=foe(0, 0)), ()
     for _ in range(MAX_ROUNDS):
-        conflict, _events = resolve(conflict, rolled(10), ann=rolled(10))
-    assert (conflict.status, len(conflict.rounds), conflict.round) == (
+        conflict, _events, resolved = resolve(conflict, rolled(10), ann=rolled(10))
+        conflict_rounds += resolved
+    assert (conflict.status, len(conflict_rounds), conflict.round) == (
         ConflictStatus.ACTIVE,
         MAX_ROUNDS,
         MAX_ROUNDS + 1,
@@ -513,34 +521,38 @@ def test_section_4_3_submissions_collect_until_the_last_resolves_the_round():
     )
     bo_check = ParticipantCheck(qualities=(q("Brave", CORE, 8),), roll=SuppliedRoll(faces=(4,)))
 
-    first, events = apply(conflict, Submit(number=1, participant="ann", check=ann_check), RNG)
+    first, events, first_rounds = apply(
+        conflict, Submit(number=1, participant="ann", check=ann_check), RNG
+    )
     assert [(e.type, e.data) for e in events] == [
         ("submission.received", {"round": 1, "participant": "ann"})
     ]
-    assert (set(first.pending), first.round, first.rounds) == ({"ann"}, 1, ())
+    assert (set(first.pending), first.round, first_rounds) == ({"ann"}, 1, ())
     assert first.pending["ann"].yield_ == 20
     assert first.scores == conflict.scores
 
-    second, events = apply(first, Submit(number=1, participant=GM, check=rolled(12, 5)), RNG)
+    second, events, _ = apply(first, Submit(number=1, participant=GM, check=rolled(12, 5)), RNG)
     assert [e.type for e in events] == ["submission.received"]
     assert set(second.pending) == {"ann", GM}
 
-    third, events = apply(second, Submit(number=1, participant="bo", check=bo_check), RNG)
+    third, events, third_rounds = apply(
+        second, Submit(number=1, participant="bo", check=bo_check), RNG
+    )
     assert [(e.type, e.data) for e in events] == [
         ("submission.received", {"round": 1, "participant": "bo"}),
         ("round.resolved", {"round": 1, "scores": {"players": 16, "opposition": 40}}),
     ]
     assert (third.pending, third.round, third.status) == ({}, 2, ConflictStatus.ACTIVE)
     assert third.scores == Scores(players=16, opposition=40)
-    whole, _ = resolve(conflict, rolled(12, 5), ann=ann_check, bo=bo_check)
-    assert third.rounds == whole.rounds
+    _whole, _, whole_rounds = resolve(conflict, rolled(12, 5), ann=ann_check, bo=bo_check)
+    assert third_rounds == whole_rounds
 
 
 def test_section_4_3_last_submission_can_decide_the_conflict():
     """§4.3: a round completed by submissions decides just as a whole round does."""
     conflict = conflict_of(ann())
-    waiting, _ = apply(conflict, Submit(number=1, participant=GM, check=rolled(20)), RNG)
-    after, events = apply(waiting, Submit(number=1, participant="ann", check=rolled(1)), RNG)
+    waiting, _, _ = apply(conflict, Submit(number=1, participant=GM, check=rolled(20)), RNG)
+    after, events, _ = apply(waiting, Submit(number=1, participant="ann", check=rolled(1)), RNG)
     assert (after.status, after.winner, after.pending) == (
         ConflictStatus.DECIDED,
         Side.OPPOSITION,
@@ -564,7 +576,7 @@ def test_submission_for_another_round_is_refused(number):
 def test_submission_for_a_past_round_is_refused():
     """After round 1 resolves, a late check for round 1 is wrong-round."""
     conflict = two_pc_conflict()
-    after, _ = resolve(conflict, rolled(10), ann=rolled(10), bo=rolled(10))
+    after, _, _ = resolve(conflict, rolled(10), ann=rolled(10), bo=rolled(10))
     error = refusal(after, Submit(number=1, participant="bo", check=rolled(5)))
     assert error.code is RuleCode.WRONG_ROUND
 
@@ -573,7 +585,7 @@ def test_submission_for_a_past_round_is_refused():
 def test_same_participant_cannot_submit_twice_in_a_round(participant):
     """One check per participant per round (§4.3): already-submitted (409)."""
     conflict = two_pc_conflict()
-    once, _ = apply(conflict, Submit(number=1, participant=participant, check=rolled(5)), RNG)
+    once, _, _ = apply(conflict, Submit(number=1, participant=participant, check=rolled(5)), RNG)
     error = refusal(once, Submit(number=1, participant=participant, check=rolled(6)))
     assert error.code is RuleCode.ALREADY_SUBMITTED
     assert error.code in STATE_CONFLICTS
@@ -589,7 +601,7 @@ def test_submission_from_an_unknown_player_is_refused():
 def test_whole_round_refused_while_submissions_are_pending():
     """A round being filled one check at a time cannot also be resolved whole."""
     conflict = two_pc_conflict()
-    waiting, _ = apply(conflict, Submit(number=1, participant="bo", check=rolled(5)), RNG)
+    waiting, _, _ = apply(conflict, Submit(number=1, participant="bo", check=rolled(5)), RNG)
     error = refusal(
         waiting, ResolveRound(gm=rolled(10), players={"ann": rolled(5), "bo": rolled(5)})
     )
@@ -645,23 +657,23 @@ def test_server_dice_roll_with_the_given_generator_in_order():
     action = ResolveRound(
         gm=ParticipantCheck(), players={"bo": ParticipantCheck(), "ann": ParticipantCheck()}
     )
-    after, _ = apply(conflict, action, random.Random(5))
+    after, _, after_rounds = apply(conflict, action, random.Random(5))
     expected = random.Random(5)
     gm_face, ann_face, bo_face = (expected.randint(1, 20) for _ in range(3))
-    round_ = after.rounds[0]
+    round_ = after_rounds[0]
     assert round_.gm.faces == (gm_face,)
     assert round_.players["ann"].faces == (ann_face,)
     assert round_.players["bo"].faces == (bo_face,)
-    again, _ = apply(conflict, action, random.Random(5))
+    again, _, _ = apply(conflict, action, random.Random(5))
     assert again == after
 
 
 def test_client_dice_take_the_supplied_faces():
     """dice_source client: the faces shown at the table are the roll (§2.1.2)."""
-    after, _ = resolve(conflict_of(ann()), rolled(17, 2), ann=rolled(3, 11))
-    assert after.rounds[0].gm.faces == (17,)
-    assert (after.rounds[0].gm.die_result, after.rounds[0].gm.yield_) == (17, 19)
-    assert (after.rounds[0].players["ann"].die_result, after.rounds[0].players["ann"].yield_) == (
+    _after, _, after_rounds = resolve(conflict_of(ann()), rolled(17, 2), ann=rolled(3, 11))
+    assert after_rounds[0].gm.faces == (17,)
+    assert (after_rounds[0].gm.die_result, after_rounds[0].gm.yield_) == (17, 19)
+    assert (after_rounds[0].players["ann"].die_result, after_rounds[0].players["ann"].yield_) == (
         3,
         14,
     )
@@ -670,8 +682,8 @@ def test_client_dice_take_the_supplied_faces():
 def test_client_dice_may_still_use_a_seed_instead_of_faces():
     """dice_source client: a seed (without faces) rolls reproducibly."""
     conflict = conflict_of(ann())
-    after, _ = resolve(conflict, ParticipantCheck(seed=9), ann=rolled(3))
-    assert after.rounds[0].gm.faces == (random.Random(9).randint(1, 20),)
+    _after, _, after_rounds = resolve(conflict, ParticipantCheck(seed=9), ann=rolled(3))
+    assert after_rounds[0].gm.faces == (random.Random(9).randint(1, 20),)
 
 
 @pytest.mark.parametrize(
@@ -717,8 +729,10 @@ def test_client_faces_and_seed_cannot_be_combined():
 def test_section_7_2_a_player_spends_a_bullseye_die_result_20_faces_kept():
     """§7.2: after the roll the result becomes 20; the faces stay for the record."""
     conflict = conflict_of(ann(bullseyes=1), bo())
-    after, _ = resolve(conflict, rolled(15), ann=rolled(3, 2, bullseye=True), bo=rolled(15))
-    effort = after.rounds[0].players["ann"]
+    after, _, after_rounds = resolve(
+        conflict, rolled(15), ann=rolled(3, 2, bullseye=True), bo=rolled(15)
+    )
+    effort = after_rounds[0].players["ann"]
     assert (effort.faces, effort.die_result, effort.bullseye, effort.yield_) == (
         (3,),
         20,
@@ -726,13 +740,13 @@ def test_section_7_2_a_player_spends_a_bullseye_die_result_20_faces_kept():
         22,
     )
     assert after.bullseyes_used == {"ann": 1}
-    assert after.rounds[0].pairings[0].loser is PairingLoser.OPPOSITION
+    assert after_rounds[0].pairings[0].loser is PairingLoser.OPPOSITION
 
 
 def test_section_7_2_a_spent_bullseye_is_gone():
     """§7.2: one bullseye, one use; the second is no-bullseye-left."""
     conflict = conflict_of(ann(bullseyes=1), bo())
-    after, _ = resolve(conflict, rolled(10), ann=rolled(3, bullseye=True), bo=rolled(10))
+    after, _, _ = resolve(conflict, rolled(10), ann=rolled(3, bullseye=True), bo=rolled(10))
     error = refusal(
         after,
         ResolveRound(gm=rolled(10), players={"ann": rolled(3, bullseye=True), "bo": rolled(10)}),
@@ -747,14 +761,17 @@ def test_section_7_2_two_bullseyes_two_uses_via_submissions():
 
     Scores 11 / 11. Round 1: 20 vs the GM's 15 → 5 + 2 − 1 = 6 (opposition 5); round 2:
     20 vs 18 → 2 + 2 − 1 = 3 (opposition 2); round 3: none left."""
-    state = conflict_of(ann(bullseyes=2))
+    state, state_rounds = conflict_of(ann(bullseyes=2)), ()
     for number, gm_face in ((1, 15), (2, 18)):
-        state, _ = apply(state, Submit(number=number, participant=GM, check=rolled(gm_face)), RNG)
-        state, _ = apply(
+        state, _, _ = apply(
+            state, Submit(number=number, participant=GM, check=rolled(gm_face)), RNG
+        )
+        state, _, resolved = apply(
             state, Submit(number=number, participant="ann", check=rolled(1, bullseye=True)), RNG
         )
+        state_rounds += resolved
     assert state.scores == Scores(players=11, opposition=2)
-    assert [r.players["ann"].die_result for r in state.rounds] == [20, 20]
+    assert [r.players["ann"].die_result for r in state_rounds] == [20, 20]
     assert state.bullseyes_used == {"ann": 2}
     error = refusal(state, Submit(number=3, participant="ann", check=rolled(1, bullseye=True)))
     assert codes_and_pointers(error) == [(RuleCode.NO_BULLSEYE_LEFT, "/bullseye")]
@@ -794,7 +811,7 @@ def test_section_4_4_remaining_score_is_a_conflict_score_bonus():
     decided = players_win(two_pc_conflict())
     assert decided.scores.players == 22
     action = OutcomeRequest(target=30, checks={"ann": rolled(10, 7)})
-    after, events = apply(decided, action, RNG, check_id="out-1")
+    after, events, _ = apply(decided, action, RNG, check_id="out-1")
     result = after.outcome
     bonus = [line for line in result.modifiers if line.source is ModifierSource.CONFLICT_SCORE]
     assert [(line.magnitude, line.applied) for line in bonus] == [(22, 22)]
@@ -812,7 +829,7 @@ def test_section_4_4_opposition_wins_the_gm_makes_the_final_check():
     """§4.4: the opposition won with 44 left: the GM's 5 + 44 = 49 against 60 → −11."""
     decided = opposition_wins(two_pc_conflict())
     assert decided.scores.opposition == 44
-    after, events = apply(decided, OutcomeRequest(target=60, checks={GM: rolled(5)}), RNG)
+    after, events, _ = apply(decided, OutcomeRequest(target=60, checks={GM: rolled(5)}), RNG)
     assert (after.outcome.yield_, after.outcome.spread) == (49, -11)
     assert after.outcome.outcome is Outcome.FAILURE
     assert events[0].data == {"by": GM, "outcome": "failure"}
@@ -821,7 +838,7 @@ def test_section_4_4_opposition_wins_the_gm_makes_the_final_check():
 def test_section_4_4_outcome_is_made_once():
     """§4.4: one final check: outcome-already-made (409) on a second."""
     decided = players_win(two_pc_conflict())
-    after, _ = apply(decided, OutcomeRequest(target=15, checks={"ann": rolled(10)}), RNG)
+    after, _, _ = apply(decided, OutcomeRequest(target=15, checks={"ann": rolled(10)}), RNG)
     error = refusal(after, OutcomeRequest(target=15, checks={"bo": rolled(10)}))
     assert error.code is RuleCode.OUTCOME_ALREADY_MADE
     assert error.code in STATE_CONFLICTS
@@ -843,7 +860,7 @@ def test_section_4_4_player_with_the_highest_total_modifier_makes_it():
     """§4.4: Ann +5, Bo +7 → Bo makes the check: 4 + 7 + 22 = 33."""
     decided = players_win(two_pc_conflict())
     action = OutcomeRequest(target=30, checks={"ann": rolled(19, 5), "bo": rolled(4, 7)})
-    after, events = apply(decided, action, RNG)
+    after, events, _ = apply(decided, action, RNG)
     assert events[0].data == {"by": "bo", "outcome": "success"}
     assert (after.outcome.faces, after.outcome.yield_) == ((4,), 33)
 
@@ -853,18 +870,18 @@ def test_section_4_4_impairment_counts_in_the_total_modifier():
     conflict = conflict_of(ann(depletable=health(30)), bo())
     decided = players_win(conflict)
     action = OutcomeRequest(target=30, checks={"ann": rolled(10, 8), "bo": rolled(10, 7)})
-    _, events = apply(decided, action, RNG)
+    _, events, _ = apply(decided, action, RNG)
     assert events[0].data["by"] == "bo"
 
 
 def test_section_4_4_equal_totals_the_first_listed_makes_it():
     """Decision on §4.4: with equal total modifiers, the first candidate listed checks."""
     decided = players_win(two_pc_conflict())
-    _, events = apply(
+    _, events, _ = apply(
         decided, OutcomeRequest(target=30, checks={"bo": rolled(2, 6), "ann": rolled(19, 6)}), RNG
     )
     assert events[0].data["by"] == "bo"
-    _, events = apply(
+    _, events, _ = apply(
         decided, OutcomeRequest(target=30, checks={"ann": rolled(19, 6), "bo": rolled(2, 6)}), RNG
     )
     assert events[0].data["by"] == "ann"
@@ -875,7 +892,7 @@ def test_section_4_4_depletable_at_issue_the_opposition_is_depleted_on_success()
     3 + Ann's threat 2 + its protection −1 = 4."""
     conflict = conflict_of(ann(depletable=health(40)), bo(), at_issue="health")
     decided = players_win(conflict)
-    after, _ = apply(decided, OutcomeRequest(target=20, checks={"ann": rolled(1)}), RNG)
+    after, _, _ = apply(decided, OutcomeRequest(target=20, checks={"ann": rolled(1)}), RNG)
     depletion = after.outcome.depletion
     assert after.outcome.spread == 3
     assert (depletion.loser.value, depletion.amount) == ("opposition", 4)
@@ -887,7 +904,7 @@ def test_section_4_4_depletable_at_issue_the_winner_is_depleted_on_failure():
     3 + her protection 0 = 20: 40 → 20 of 42, at or below half: −5 (§3.2.3)."""
     conflict = conflict_of(ann(depletable=health(40)), bo(), at_issue="health")
     decided = players_win(conflict)
-    after, _ = apply(decided, OutcomeRequest(target=40, checks={"ann": rolled(1)}), RNG)
+    after, _, _ = apply(decided, OutcomeRequest(target=40, checks={"ann": rolled(1)}), RNG)
     depletion = after.outcome.depletion
     assert (depletion.loser.value, depletion.amount) == ("actor", 20)
     assert [(a.current, a.impairment, a.state) for a in depletion.after] == [
@@ -898,7 +915,7 @@ def test_section_4_4_depletable_at_issue_the_winner_is_depleted_on_failure():
 def test_section_7_2_a_bullseye_may_be_spent_on_the_outcome_check():
     """§7.2 on the §4.4 check: the die result is 20 and the bullseye is used up."""
     decided = players_win(conflict_of(ann(bullseyes=1), bo()))
-    after, _ = apply(
+    after, _, _ = apply(
         decided, OutcomeRequest(target=30, checks={"ann": rolled(2, bullseye=True)}), RNG
     )
     assert (after.outcome.die_result, after.outcome.faces) == (20, (2,))
@@ -949,9 +966,9 @@ def test_section_4_3_property_scores_never_rise_and_decided_conflicts_take_no_ro
         if conflict.status is ConflictStatus.DECIDED:
             break
         before = copy.deepcopy(conflict)
-        after, events = apply(conflict, action, RNG)
+        after, events, after_rounds = apply(conflict, action, RNG)
         assert conflict == before
-        round_ = after.rounds[-1]
+        round_ = after_rounds[-1]
         assert round_.scores_before == conflict.scores
         assert after.scores.players <= conflict.scores.players
         assert after.scores.opposition <= conflict.scores.opposition
@@ -1002,14 +1019,16 @@ def test_section_4_3_property_submissions_match_a_whole_round(case):
     conflict, rounds = case
     gm, player_checks = rounds[0]
     checks = dict(zip((p.id for p in conflict.players), player_checks, strict=True))
-    whole, _ = resolve(conflict, gm, **checks)
-    state = conflict
+    whole, _, whole_rounds = resolve(conflict, gm, **checks)
+    state, state_rounds = conflict, ()
     for participant, check in [*checks.items(), (GM, gm)]:
         before = copy.deepcopy(state)
-        after, _ = apply(state, Submit(number=1, participant=participant, check=check), RNG)
+        after, _, resolved = apply(
+            state, Submit(number=1, participant=participant, check=check), RNG
+        )
         assert state == before
-        state = after
-    assert state.rounds == whole.rounds
+        state, state_rounds = after, (*state_rounds, *resolved)
+    assert state_rounds == whole_rounds
     assert state.scores == whole.scores
     assert state.pending == {}
 
@@ -1027,11 +1046,11 @@ def test_section_4_3_property_server_rolled_rounds_are_reproducible(case, seed):
         gm=ParticipantCheck(), players={p.id: ParticipantCheck() for p in conflict.players}
     )
     before = copy.deepcopy(conflict)
-    first, _ = apply(conflict, action, random.Random(seed))
-    second, _ = apply(conflict, action, random.Random(seed))
+    first, _, first_rounds = apply(conflict, action, random.Random(seed))
+    second, _, _ = apply(conflict, action, random.Random(seed))
     assert conflict == before
     assert first == second
-    efforts = [first.rounds[0].gm, *first.rounds[0].players.values()]
+    efforts = [first_rounds[0].gm, *first_rounds[0].players.values()]
     assert all(len(e.faces) == 1 and 1 <= e.faces[0] <= 20 for e in efforts)
     assert first.scores.players <= conflict.scores.players
     assert first.scores.opposition <= conflict.scores.opposition

@@ -1,0 +1,458 @@
+"""``/v1/conflicts``: expanded conflicts (§4), their state kept only in Redis.
+
+Thin controllers: each write hands the session engine a *step* — the caller's role and
+the stored conflict in, the rules' answer out — and the engine does the rest (tokens,
+If-Match, Idempotency-Key, compare-and-set, events).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from litestar import Controller, Request, delete, get, post, route
+from litestar.di import NamedDependency, Provide
+from litestar.enums import HttpMethod
+from litestar.exceptions import NotFoundException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Body, HeaderParameter, Parameter
+from litestar.response import Response, Stream
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import Forbidden, problem_responses
+from service.kernel.sessions import GM
+from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
+from service.rulesets.bullseye.api.checks import ServerDice
+from service.rulesets.bullseye.api.conflict_views import (
+    CONFLICTS,
+    ConflictCreated,
+    ConflictTokens,
+    ConflictView,
+    CreateConflict,
+    SubmissionAccepted,
+    SubmitCheck,
+    view_of,
+)
+from service.rulesets.bullseye.api.examples import CONFLICT_EXAMPLES
+from service.rulesets.bullseye.rules.checks import CheckResult
+from service.rulesets.bullseye.rules.conflicts import (
+    CONFLICT_EVENTS,
+    Conflict,
+    ConflictClosed,
+    ConflictStatus,
+    OutcomeRequest,
+    ParticipantCheck,
+    ResolveRound,
+    Round,
+    Submit,
+    apply,
+    new_conflict,
+    waiting_for,
+)
+from service.sessions.access import issue_tokens, require
+from service.sessions.engine import Decision, SessionEngine, Step, etag
+from service.sessions.host import SessionHost, StreamTicket
+from service.sessions.params import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    LastEventId,
+    StreamTicketParam,
+)
+from service.sessions.stream import event_stream_response, is_stream_id
+
+__all__ = ["CREATED_LINKS", "ConflictController"]
+
+# A token is required, as the bearer credential or as the X-Conflict-Token header parameter
+# (which links can carry); hence the bearer scheme is one alternative, the parameter the other.
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {}]
+ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
+ConflictToken = Annotated[
+    str | None,
+    HeaderParameter(
+        name="X-Conflict-Token",
+        max_length=128,
+        required=False,
+        description="The conflict's GM or player token; when present it is used instead of "
+        "`Authorization: Bearer <token>`.",
+    ),
+]
+Conflicts = NamedDependency[Any]  # a SessionEngine[Conflict]; typed Any: no per-request check
+Sessions = NamedDependency[Any]  # the worker's SessionHost
+
+
+def _conflicts(sessions: Sessions) -> SessionEngine[Conflict]:
+    host: SessionHost = sessions
+    return host.engine(CONFLICTS)
+
+
+class _Decides:
+    """A step that notes whether its (last) decision decided the conflict."""
+
+    def __init__(self, step: Step[Conflict]) -> None:
+        self._step = step
+        self.decided = False
+
+    def __call__(self, conflict: Conflict, role: str) -> Decision[Conflict]:
+        decision = self._step(conflict, role)
+        self.decided = (
+            decision.applied.state.status is ConflictStatus.DECIDED
+            and conflict.status is not ConflictStatus.DECIDED
+        )
+        return decision
+
+
+async def _act(
+    conflicts: SessionEngine[Conflict],
+    conflict_id: str,
+    request: Request[Any, Any, Any],
+    step: Step[Conflict],
+    idempotency_key: str | None,
+    if_match: str | None,
+) -> Response[bytes]:
+    counted = _Decides(step)
+    response = await conflicts.act(
+        conflict_id, request, counted, idempotency_key=idempotency_key, if_match=if_match
+    )
+    if counted.decided:  # not on a replay: the step did not run
+        CONFLICTS_DECIDED.inc()
+    return response
+
+
+def _with_gm_token(operation_id: str, **parameters: str) -> dict[str, Any]:
+    return {
+        "operationId": operation_id,
+        "parameters": {
+            "conflict_id": "$response.body#/id",
+            "header.X-Conflict-Token": "$response.body#/tokens/gm",
+            **parameters,
+        },
+    }
+
+
+# OpenAPI links from a created conflict to what can be done with it, carrying its id and
+# the GM's token, so that clients and stateful fuzzers can follow them.
+CREATED_LINKS = {
+    "GetConflict": _with_gm_token("getConflict"),
+    "ResolveRound": _with_gm_token("resolveRound"),
+    "SubmitGmCheck": _with_gm_token("submitRoundCheck", number="$response.body#/round"),
+    "MakeOutcomeCheck": _with_gm_token("makeOutcomeCheck"),
+    "DeleteConflict": _with_gm_token("deleteConflict"),
+}
+
+_EVENTS_DESCRIPTION = (
+    "`text/event-stream` of "
+    + ", ".join(f"`{name}`" for name in CONFLICT_EVENTS)
+    + ", each with an `id:` (but `conflict.expired`). Reconnect with `Last-Event-ID` to "
+    "resume without missing any. Keep-alives are comment lines. The stream ends after "
+    "`conflict.closed` (the GM deleted it) or `conflict.expired` (its time ran out). "
+    "A browser's EventSource, which cannot send headers, passes a stream ticket instead: "
+    "`?ticket=` (see `createStreamTicket`). A worker holds at most `SSE_MAX_CONNECTIONS` "
+    "streams; past that, 503."
+)
+
+
+class ConflictController(Controller):
+    """Expanded conflicts, any number of clients at once, state only in Redis."""
+
+    path = "/conflicts"
+    tags = ["conflicts"]
+    dependencies = {"conflicts": Provide(_conflicts, sync_to_thread=False)}
+
+    @post(
+        "/",
+        operation_id="createConflict",
+        summary="Start an expanded conflict",
+        description="§4.2: the players' score is the total magnitude of every PC's relevant "
+        "qualities; the opposition's is that times the number of PCs. The answer carries "
+        "the GM's and each player's token — **shown only here**; keep them.",
+        dto=StrictJson[CreateConflict],
+        return_dto=None,
+        status_code=201,
+        responses=problem_responses(400, 409, 413, 415, 422, 503),
+    )
+    async def create(
+        self,
+        data: Annotated[CreateConflict, Body(examples=CONFLICT_EXAMPLES)],
+        sessions: Sessions,
+        conflicts: Conflicts,
+    ) -> Response[ConflictCreated]:
+        """Create the conflict and its tokens."""
+        host: SessionHost = sessions
+        ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
+        applied = new_conflict(
+            conflict_id=new_id(),
+            name=data.name,
+            players=data.players,
+            opposition=data.opposition,
+            dice=data.dice,
+            dice_source=data.dice_source,
+            depletable_at_issue=data.depletable_at_issue,
+        )
+        tokens, access = issue_tokens((p.id for p in data.players), gm=True)
+        conflict = applied.state
+        version = await conflicts.create(conflict.id, applied, access=access, ttl_ms=ttl * 1000)
+        CONFLICTS_CREATED.inc()
+        view = view_of(conflict, version=version, expires_at=time.time() + ttl, rounds=())
+        assert tokens.gm is not None
+        created = ConflictCreated(
+            **{field: getattr(view, field) for field in ConflictView.__struct_fields__},
+            tokens=ConflictTokens(gm=tokens.gm, players=tokens.players),
+        )
+        return Response(
+            created,
+            status_code=201,
+            headers={"Location": f"/v1/conflicts/{conflict.id}", "ETag": etag(version)},
+        )
+
+    @route(
+        "/{conflict_id:str}",
+        http_method=[HttpMethod.OPTIONS],
+        include_in_schema=False,
+        sync_to_thread=False,
+    )
+    def conflict_options(self) -> Response[None]:
+        """Allow lists every method of the path (Litestar's automatic OPTIONS lists only the
+        first handler registered for a shared path)."""
+        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+
+    @get(
+        "/{conflict_id:str}",
+        operation_id="getConflict",
+        security=TOKEN_REQUIRED,
+        summary="The conflict as it stands",
+        description="Any token of the conflict may read it. `ETag` is its version; with "
+        "`If-None-Match` set to it, an unchanged conflict answers 304 with no body.",
+        responses={
+            304: ResponseSpec(None, description="Not modified: still at that version."),
+            **problem_responses(400, 401, 404, 503),
+        },
+    )
+    async def read(
+        self,
+        conflict_id: ConflictId,
+        request: Request[Any, Any, Any],
+        conflicts: Conflicts,
+        x_conflict_token: ConflictToken = None,
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[ConflictView]:
+        """Read the conflict."""
+        read = await conflicts.read(conflict_id, request, history=True)
+        if isinstance(read, Response):
+            return read  # 304, no body
+        stored, _ = read
+        view = view_of(
+            stored.state,
+            version=stored.version,
+            expires_at=stored.expires_at,
+            rounds=stored.history or (),
+        )
+        return Response(view, headers={"ETag": etag(stored.version)})
+
+    @post(
+        "/{conflict_id:str}/rounds",
+        operation_id="resolveRound",
+        security=TOKEN_REQUIRED,
+        summary="Resolve the whole current round (GM)",
+        description="§4.3: the GM's check against each player's, simultaneously, every "
+        "pairing against the scores from before the round. Every player must have a check. "
+        "Accepts `Idempotency-Key` and `If-Match`.",
+        dto=StrictJson[ResolveRound],
+        return_dto=None,
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    )
+    async def resolve_round(
+        self,
+        conflict_id: ConflictId,
+        data: Annotated[ResolveRound, Body()],
+        request: Request[Any, Any, Any],
+        rng: ServerDice,
+        conflicts: Conflicts,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+        x_conflict_token: ConflictToken = None,
+    ) -> Response[Round]:
+        """The round, resolved."""
+
+        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+            require(role, GM, "resolve a whole round")
+            applied = apply(conflict, data, rng)
+            return Decision(applied, 200, applied.history[-1])
+
+        return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
+
+    @post(
+        "/{conflict_id:str}/rounds/{number:int}/checks",
+        operation_id="submitRoundCheck",
+        security=TOKEN_REQUIRED,
+        summary="One participant's check for round n",
+        description="The GM's token submits for `gm`, a player's token for that player. "
+        "**202** while the round waits for others; **200** with the resolved round when this "
+        "check completes it. A round other than the current one is a 409.",
+        dto=StrictJson[SubmitCheck],
+        return_dto=None,
+        status_code=200,
+        responses={
+            202: ResponseSpec(
+                data_container=SubmissionAccepted,
+                description="Accepted; the round waits for the participants in `waiting_for`.",
+            ),
+            **problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        },
+    )
+    async def submit_check(
+        self,
+        conflict_id: ConflictId,
+        number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
+        data: Annotated[SubmitCheck, Body()],
+        request: Request[Any, Any, Any],
+        rng: ServerDice,
+        conflicts: Conflicts,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+        x_conflict_token: ConflictToken = None,
+    ) -> Response[Round]:
+        """Accept one check; resolve the round if it was the last."""
+        check = ParticipantCheck(
+            **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
+        )
+
+        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+            if role != GM and role != data.participant:
+                raise Forbidden(detail=f"This token may only submit for '{role}'.")
+            if role == GM and data.participant != GM:
+                raise Forbidden(detail="The GM's token submits the GM's own check ('gm').")
+            action = Submit(number=number, participant=data.participant, check=check)
+            applied = apply(conflict, action, rng)
+            if applied.history:
+                return Decision(applied, 200, applied.history[-1])
+            accepted = SubmissionAccepted(
+                round=number,
+                participant=data.participant,
+                waiting_for=waiting_for(applied.state),
+            )
+            return Decision(applied, 202, accepted)
+
+        return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
+
+    @post(
+        "/{conflict_id:str}/outcome",
+        operation_id="makeOutcomeCheck",
+        security=TOKEN_REQUIRED,
+        summary="The final check of the winning side (GM)",
+        description="§4.4: after the conflict is decided, the winning side checks against "
+        "`target` with its remaining conflict score as a bonus. When the players win, give "
+        "a check for each candidate: the one with the highest total modifier makes it. "
+        "With a depletable quality at issue, depletion applies as for any check.",
+        dto=StrictJson[OutcomeRequest],
+        return_dto=None,
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    )
+    async def outcome(
+        self,
+        conflict_id: ConflictId,
+        data: Annotated[OutcomeRequest, Body()],
+        request: Request[Any, Any, Any],
+        rng: ServerDice,
+        conflicts: Conflicts,
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+        x_conflict_token: ConflictToken = None,
+    ) -> Response[CheckResult]:
+        """The outcome check."""
+
+        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+            require(role, GM, "make the outcome check")
+            applied = apply(conflict, data, rng, new_id())
+            return Decision(applied, 200, applied.state.outcome)
+
+        return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
+
+    @delete(
+        "/{conflict_id:str}",
+        operation_id="deleteConflict",
+        security=TOKEN_REQUIRED,
+        summary="End and remove the conflict (GM)",
+        status_code=204,
+        responses=problem_responses(400, 401, 403, 404, 503),
+    )
+    async def remove(
+        self,
+        conflict_id: ConflictId,
+        request: Request[Any, Any, Any],
+        conflicts: Conflicts,
+        x_conflict_token: ConflictToken = None,
+    ) -> None:
+        """Delete it; event-stream readers get `conflict.closed`."""
+        stored = await conflicts.load(conflict_id)
+        require(conflicts.role(request, stored.access), GM, "end the conflict")
+        await conflicts.delete(conflict_id, ConflictClosed())
+
+    @post(
+        "/{conflict_id:str}/events/tickets",
+        operation_id="createStreamTicket",
+        security=TOKEN_REQUIRED,
+        summary="A ticket for the conflict's event stream",
+        description="Any token of the conflict may ask. The ticket opens "
+        "`GET …/events?ticket=<ticket>` as the same participant for `expires_in` seconds "
+        "(`STREAM_TICKET_SECONDS`), so a browser's EventSource connects without a token in "
+        "its URL; it opens no other route and no other conflict.",
+        status_code=201,
+        responses=problem_responses(400, 401, 404, 503),
+    )
+    async def stream_ticket(
+        self,
+        conflict_id: ConflictId,
+        request: Request[Any, Any, Any],
+        sessions: Sessions,
+        conflicts: Conflicts,
+        x_conflict_token: ConflictToken = None,
+    ) -> StreamTicket:
+        """Issue a ticket."""
+        host: SessionHost = sessions
+        stored = await conflicts.load(conflict_id)
+        role = conflicts.role(request, stored.access)
+        ticket: StreamTicket = await host.issue_ticket(CONFLICTS.kind, conflict_id, role)
+        return ticket
+
+    @get(
+        "/{conflict_id:str}/events",
+        operation_id="streamConflictEvents",
+        security=TOKEN_REQUIRED,
+        summary="Server-sent events of the conflict",
+        description=_EVENTS_DESCRIPTION,
+        responses=problem_responses(400, 401, 404, 503),
+        media_type="text/event-stream",
+    )
+    async def events(
+        self,
+        conflict_id: ConflictId,
+        request: Request[Any, Any, Any],
+        sessions: Sessions,
+        conflicts: Conflicts,
+        last_event_id: LastEventId = None,
+        ticket: StreamTicketParam = None,
+        x_conflict_token: ConflictToken = None,
+    ) -> Stream:
+        """Stream the conflict's events."""
+        host: SessionHost = sessions
+        if ticket is not None:
+            await host.ticket_role(CONFLICTS.kind, conflict_id, ticket)
+        else:
+            access = await conflicts.store.load_access(conflict_id)
+            if access is None:
+                raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")
+            conflicts.role(request, access)
+        settings = host.settings
+        return event_stream_response(
+            host.reader(CONFLICTS),
+            conflict_id,
+            last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
+            stopping=host.stopping,
+            keep_alive_seconds=settings.sse_keep_alive_seconds,
+            gate=host.gate,
+            retry_after=settings.redis_retry_after_seconds,
+        )

@@ -1,0 +1,137 @@
+"""What clients send to and see of a conflict; the conflict as a session kind."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from msgspec import Meta
+
+from service.kernel.bounds import Name
+from service.kernel.values import Value
+from service.rulesets.bullseye.rules.checks import CheckResult
+from service.rulesets.bullseye.rules.conflicts import (
+    MAX_PLAYERS,
+    Conflict,
+    ConflictStatus,
+    DiceSource,
+    OppositionSpec,
+    ParticipantCheck,
+    PlayerSpec,
+    Round,
+    Scores,
+    Side,
+    submitted,
+    waiting_for,
+)
+from service.rulesets.bullseye.rules.dice import DiceKind
+from service.sessions.host import SessionSpec
+from service.sessions.keys import SessionKind
+
+__all__ = [
+    "CONFLICTS",
+    "ConflictCreated",
+    "ConflictTokens",
+    "ConflictView",
+    "CreateConflict",
+    "SubmissionAccepted",
+    "SubmitCheck",
+    "view_of",
+]
+
+CONFLICTS = SessionSpec(
+    kind=SessionKind("bullseye", "conflict"),
+    state_type=Conflict,
+    history_type=Round,
+    token_header="x-conflict-token",  # noqa: S106 - a header name, not a secret
+)
+
+
+class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new expanded conflict (§4)."""
+
+    name: Name
+    players: Annotated[tuple[PlayerSpec, ...], Meta(min_length=1, max_length=MAX_PLAYERS)]
+    opposition: OppositionSpec
+    depletable_at_issue: Name | None = None
+    dice: DiceKind = DiceKind.D20
+    dice_source: DiceSource = DiceSource.SERVER
+    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+
+
+class ConflictView(Value, frozen=True, kw_only=True):
+    """A conflict as its participants see it: other participants' pending rolls stay hidden."""
+
+    id: str
+    name: str
+    status: ConflictStatus
+    round: int
+    scores: Scores
+    players: tuple[PlayerSpec, ...]
+    opposition: OppositionSpec
+    dice: DiceKind
+    dice_source: DiceSource
+    depletable_at_issue: str | None
+    rounds: tuple[Round, ...]
+    winner: Side | None
+    outcome: CheckResult | None
+    submitted: tuple[str, ...]
+    waiting_for: tuple[str, ...]
+    bullseyes_left: dict[str, int]
+    expires_at: str
+    version: int
+
+
+class ConflictTokens(Value, frozen=True, kw_only=True):
+    """Bearer tokens: shown once, at creation, and stored only as hashes."""
+
+    gm: str
+    players: dict[str, str]
+
+
+class ConflictCreated(ConflictView, frozen=True, kw_only=True):
+    """The new conflict and its tokens."""
+
+    tokens: ConflictTokens
+
+
+class SubmissionAccepted(Value, frozen=True, kw_only=True):
+    """A check that waits for the rest of its round."""
+
+    round: int
+    participant: str
+    waiting_for: tuple[str, ...]
+
+
+class SubmitCheck(ParticipantCheck, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One participant's check for a round: ``participant`` is ``gm`` or a player id."""
+
+    participant: Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+def view_of(
+    conflict: Conflict, *, version: int, expires_at: float, rounds: tuple[Round, ...]
+) -> ConflictView:
+    """What a client may see of ``conflict`` (``rounds``: its history, as stored)."""
+    return ConflictView(
+        id=conflict.id,
+        name=conflict.name,
+        status=conflict.status,
+        round=conflict.round,
+        scores=conflict.scores,
+        players=conflict.players,
+        opposition=conflict.opposition,
+        dice=conflict.dice,
+        dice_source=conflict.dice_source,
+        depletable_at_issue=conflict.depletable_at_issue,
+        rounds=(*conflict.legacy_rounds, *rounds),
+        winner=conflict.winner,
+        outcome=conflict.outcome,
+        submitted=submitted(conflict),
+        waiting_for=waiting_for(conflict),
+        bullseyes_left={
+            p.id: p.bullseyes - conflict.bullseyes_used.get(p.id, 0) for p in conflict.players
+        },
+        expires_at=datetime.fromtimestamp(expires_at, UTC).isoformat(),
+        version=version,
+    )

@@ -1,0 +1,208 @@
+"""An expanded conflict (§4) as a value: who takes part, the scores, the round in play."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from service.kernel.bounds import Name, Seed
+from service.kernel.values import Value
+from service.rulesets.bullseye.rules.checks import (
+    CheckResult,
+    DepletableScore,
+    Effort,
+    SuppliedRoll,
+)
+from service.rulesets.bullseye.rules.dice import DiceKind
+from service.rulesets.bullseye.rules.limits import (
+    MAX_CHECK_QUALITIES,
+    MAX_SITUATIONAL,
+    Protection,
+    Target,
+    Threat,
+)
+from service.rulesets.bullseye.rules.modifiers import QualityUse, Situational
+
+__all__ = [
+    "MAX_PLAYERS",
+    "Action",
+    "Conflict",
+    "ConflictStatus",
+    "DiceSource",
+    "OppositionSpec",
+    "OutcomeRequest",
+    "Pairing",
+    "PairingLoser",
+    "ParticipantCheck",
+    "PlayerSpec",
+    "ResolveRound",
+    "Round",
+    "Scores",
+    "Side",
+    "Submit",
+]
+
+MAX_PLAYERS = 12
+PLAYER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+
+PlayerId = Annotated[
+    str,
+    Meta(
+        pattern=PLAYER_ID.pattern,
+        description="A player's id: letters, digits, '_' or '-', 1–40 characters, not 'gm'.",
+    ),
+]
+Bullseyes = Annotated[int, Meta(ge=0, le=100, description="Bullseyes the player holds (§7.2).")]
+RoundNumber = Annotated[int, Meta(ge=1, le=100000)]
+
+
+class ConflictStatus(StrEnum):
+    """Where a conflict stands."""
+
+    ACTIVE = "active"
+    DECIDED = "decided"
+    CLOSED = "closed"
+
+
+class Side(StrEnum):
+    """The two sides of an expanded conflict (§4.2)."""
+
+    PLAYERS = "players"
+    OPPOSITION = "opposition"
+
+
+class PairingLoser(StrEnum):
+    """Whose score a pairing cost (§4.3); a tie costs nobody."""
+
+    PLAYERS = "players"
+    OPPOSITION = "opposition"
+    NONE = "none"
+
+
+class DiceSource(StrEnum):
+    """Who rolls: the server, or the participants at the table (faces supplied)."""
+
+    SERVER = "server"
+    CLIENT = "client"
+
+
+class PlayerSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A PC in the conflict: the qualities relevant to it make the players' score (§4.2)."""
+
+    id: PlayerId
+    name: Name
+    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    depletion_modifier: Protection = 0
+    threat: Threat = 0
+    bullseyes: Bullseyes = 0
+    depletable: DepletableScore | None = None
+
+
+class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The opposition the GM runs."""
+
+    name: Name
+    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    depletion_modifier: Protection = 0
+    threat: Threat = 0
+
+
+class ParticipantCheck(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One participant's check in a conflict: a check without a target."""
+
+    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
+    roll: SuppliedRoll | None = None
+    seed: Seed | None = None
+    bullseye: bool = False
+    strict: bool = False
+
+
+class Scores(Value, frozen=True, kw_only=True):
+    """Both sides' conflict scores."""
+
+    players: int
+    opposition: int
+
+
+class Pairing(Value, frozen=True, kw_only=True):
+    """The GM's yield against one player's, and what it cost the loser's side (§4.3)."""
+
+    player: str
+    gm_yield: int
+    player_yield: int
+    spread: int
+    loser: PairingLoser
+    amount: int
+
+
+class Round(Value, frozen=True, kw_only=True):
+    """A resolved round."""
+
+    number: int
+    gm: Effort
+    players: dict[str, Effort]
+    pairings: tuple[Pairing, ...]
+    scores_before: Scores
+    scores_after: Scores
+    decided: bool
+    winner: Side | None
+
+
+class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
+    """An expanded conflict: everything needed to continue it.
+
+    Its resolved rounds are its history, kept apart (the state a round rewrites stays the
+    same size at round 100 as at round 1); version and TTL belong to the store's envelope.
+    New fields always get defaults, so conflicts stored by an older release still decode;
+    ``legacy_rounds`` holds the rounds such a conflict kept in its state.
+    """
+
+    id: str
+    name: str
+    status: ConflictStatus
+    round: int
+    scores: Scores
+    players: tuple[PlayerSpec, ...]
+    opposition: OppositionSpec
+    dice: DiceKind
+    dice_source: DiceSource
+    depletable_at_issue: str | None
+    winner: Side | None = None
+    outcome: CheckResult | None = None
+    pending: dict[str, Effort] = {}
+    bullseyes_used: dict[str, int] = {}
+    legacy_rounds: tuple[Round, ...] = msgspec.field(default=(), name="rounds")
+
+
+class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The GM resolves the whole current round at once."""
+
+    gm: ParticipantCheck
+    players: dict[str, ParticipantCheck]
+
+
+class Submit(Value, frozen=True, kw_only=True):
+    """One participant's check for round ``number``."""
+
+    number: int
+    participant: str
+    check: ParticipantCheck
+
+
+class OutcomeRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """§4.4: the winning side's final check against ``target``.
+
+    ``checks`` holds the check each candidate would make: ``gm`` when the opposition won;
+    one or more player ids when the players won (the highest total modifier makes it).
+    """
+
+    target: Target
+    checks: Annotated[dict[str, ParticipantCheck], Meta(min_length=1, max_length=MAX_PLAYERS)]
+
+
+Action = ResolveRound | Submit | OutcomeRequest

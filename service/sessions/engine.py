@@ -1,0 +1,263 @@
+"""The unit of work of every stateful route: load → rules → compare-and-set, with tokens,
+``If-Match``, ``If-None-Match`` and ``Idempotency-Key``.
+
+A ruleset hands it a *step*: given the stored state and the caller's role, the rules'
+answer (:class:`Decision`) — the next state, its events and history, and what to answer.
+The engine never decides a rule; the step never touches Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import msgspec
+from litestar.exceptions import NotFoundException
+from litestar.response import Response
+
+from service.http.problems import (
+    PROBLEM_MEDIA_TYPE,
+    ConcurrentUpdate,
+    PreconditionFailed,
+    SessionFull,
+    problem_body,
+)
+from service.kernel.errors import RulesError
+from service.kernel.values import Value
+from service.sessions.access import Access, role_of, token_of
+from service.sessions.idempotency import Claim, Idempotency, answer_bytes, replay
+from service.sessions.store import Committed, Full, Replayed, SessionStore, Stale, Stored
+
+if TYPE_CHECKING:
+    from litestar import Request
+
+    from service.kernel.events import Event
+    from service.kernel.sessions import Applied
+    from service.sessions.client import RedisClient
+
+__all__ = ["Decision", "SessionEngine", "Step", "etag"]
+
+S = TypeVar("S", bound=Value)
+
+MAX_WRITE_ATTEMPTS = 25
+_json = msgspec.json.Encoder()
+
+
+def etag(version: int) -> str:
+    """A session version as an entity tag."""
+    return f'"{version}"'
+
+
+@dataclass(frozen=True, slots=True)
+class Decision(Generic[S]):
+    """What a step decided: the rules' result, and the status and body to answer with."""
+
+    applied: Applied[S]
+    status: int
+    body: object
+
+
+Step = Callable[[S, str], Decision[S]]
+
+
+class SessionEngine(Generic[S]):
+    """One kind of session's reads and writes over HTTP; one per process and kind."""
+
+    def __init__(
+        self,
+        store: SessionStore[S],
+        client: RedisClient,
+        token_header: str,
+        *,
+        default_ttl_ms: int,
+        pending_lease_ms: int,
+    ) -> None:
+        self.store = store
+        self.kind = store.kind
+        self._idempotency = Idempotency(client, store.kind, lease_ms=pending_lease_ms)
+        self._token_header = token_header
+        self._default_ttl_ms = default_ttl_ms
+
+    def ttl_ms(self, stored: Stored[S]) -> int:
+        """The session's TTL (one stored by an older release carries none: the default)."""
+        return stored.ttl_ms or self._default_ttl_ms
+
+    def _missing(self, session_id: str) -> NotFoundException:
+        return NotFoundException(detail=f"No {self.kind.kind} '{session_id}' (unknown or expired).")
+
+    async def load(self, session_id: str, *, history: bool = False) -> Stored[S]:
+        """The stored session, or 404."""
+        stored = await self.store.load(session_id, history=history)
+        if stored is None:
+            raise self._missing(session_id)
+        return stored
+
+    def role(self, request: Request[Any, Any, Any], access: Access) -> str:
+        """The role the request's token opens (401 when none)."""
+        token = token_of(request, request.headers.get(self._token_header), self.kind.kind)
+        return role_of(access, token, self.kind.kind)
+
+    async def read(
+        self, session_id: str, request: Request[Any, Any, Any], *, history: bool = False
+    ) -> tuple[Stored[S], str] | Response[None]:
+        """The session and the caller's role; or 304 when ``If-None-Match`` names its
+        version (authorized first: a stranger learns nothing, not even the version)."""
+        stored = await self.load(session_id, history=history)
+        role = self.role(request, stored.access)
+        if request.headers.get("if-none-match", "").strip() == etag(stored.version):
+            return Response(None, status_code=304, headers={"ETag": etag(stored.version)})
+        return stored, role
+
+    async def create(
+        self,
+        session_id: str,
+        applied: Applied[S],
+        *,
+        access: Access,
+        ttl_ms: int,
+    ) -> int:
+        """Store a new session; its version (1)."""
+        written = await self.store.write(
+            session_id,
+            applied.state,
+            expected_version=0,
+            ttl_ms=ttl_ms,
+            events=applied.events,
+            history=applied.history,
+            access=access,
+        )
+        if isinstance(written, Full):
+            raise SessionFull(detail=_full(written, self.store.max_bytes))
+        if not isinstance(written, Committed):
+            raise ConcurrentUpdate(detail=f"A {self.kind.kind} with this id exists; retry.")
+        return written.version
+
+    async def act(
+        self,
+        session_id: str,
+        request: Request[Any, Any, Any],
+        step: Step[S],
+        *,
+        idempotency_key: str | None,
+        if_match: str | None,
+    ) -> Response[bytes]:
+        """Run ``step`` on the stored session and store its result atomically."""
+        # Start from this process's copy when copies have lately been current: then the
+        # write is the only Redis round trip. A token's role never changes, so it may be
+        # read off the copy; anything else decided on a copy is decided again on a fresh
+        # read before it is answered.
+        stored = self.store.copy_for_write(session_id)
+        fresh = stored is None
+        if stored is None:
+            stored = await self.load(session_id)
+        role = self.role(request, stored.access)
+        if idempotency_key is None:
+            return await self._attempts(session_id, stored, fresh, role, step, if_match, None)
+        claimed = await self._idempotency.claim(
+            session_id,
+            idempotency_key,
+            principal=role,
+            method=request.method,
+            path=request.url.path,
+            body=await request.body(),
+        )
+        if isinstance(claimed, Response):
+            return claimed
+        try:
+            return await self._attempts(session_id, stored, fresh, role, step, if_match, claimed)
+        except RulesError as error:
+            status, content = problem_body(error)
+            answer = answer_bytes(
+                claimed.request, status, content, {"content-type": PROBLEM_MEDIA_TYPE}
+            )
+            await self._idempotency.keep(session_id, claimed, answer, self.ttl_ms(stored))
+            raise
+        except BaseException:
+            # Nothing was written under the key (or the answer is there: then the release
+            # leaves it), so a retry may go ahead without waiting out the lease.
+            await asyncio.shield(self._idempotency.release(session_id, claimed))
+            raise
+
+    async def _attempts(
+        self,
+        session_id: str,
+        stored: Stored[S],
+        fresh: bool,
+        role: str,
+        step: Step[S],
+        if_match: str | None,
+        claim: Claim | None,
+    ) -> Response[bytes]:
+        for _ in range(MAX_WRITE_ATTEMPTS):
+            try:
+                decision = self._decide(stored, role, step, if_match)
+            except Exception:
+                if fresh:
+                    raise
+                stored, fresh = await self.load(session_id), True
+                continue
+            version = stored.version + 1
+            content = _json.encode(decision.body)
+            headers = {"ETag": etag(version)}
+            record = None
+            if claim is not None:
+                answer = answer_bytes(
+                    claim.request,
+                    decision.status,
+                    content,
+                    {**headers, "content-type": "application/json"},
+                )
+                record = (claim.key, answer)
+            written = await self.store.write(
+                session_id,
+                decision.applied.state,
+                expected_version=stored.version,
+                ttl_ms=self.ttl_ms(stored),
+                events=decision.applied.events,
+                history=decision.applied.history,
+                idempotency=record,
+                from_copy=not fresh,
+            )
+            match written:
+                case Committed():
+                    return Response(
+                        content,
+                        status_code=decision.status,
+                        headers=headers,
+                        media_type="application/json",
+                    )
+                case Replayed():
+                    assert claim is not None
+                    return replay(written.record, claim.request)
+                case Full():
+                    raise SessionFull(detail=_full(written, self.store.max_bytes))
+                case Stale(current=None):
+                    raise self._missing(session_id)
+                case Stale(current=current) if current is not None:
+                    if fresh:  # another writer got there first: let the crowd spread out
+                        await asyncio.sleep(random.uniform(0, 0.005))  # noqa: S311 - jitter
+                    stored, fresh = current, True
+        raise ConcurrentUpdate(detail="Too many concurrent updates; retry.")
+
+    def _decide(
+        self, stored: Stored[S], role: str, step: Step[S], if_match: str | None
+    ) -> Decision[S]:
+        if if_match is not None and if_match.strip() != etag(stored.version):
+            raise PreconditionFailed(
+                detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
+            )
+        return step(stored.state, role)
+
+    async def delete(self, session_id: str, closing: Event) -> None:
+        """Remove the session; stream readers get ``closing`` as its last event."""
+        await self.store.delete(session_id, closing)
+
+
+def _full(written: Full, ceiling: int) -> str:
+    return (
+        f"This change would make the session {written.total} bytes; a session keeps at most "
+        f"{ceiling}."
+    )

@@ -1,0 +1,116 @@
+"""The session engine as the app holds it: made in the lifespan, provided to handlers.
+
+A ruleset describes each kind of session it keeps (:class:`SessionSpec`); its routes ask
+the host for that kind's engine, event reader and stream tickets. The host knows no rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+from redis.exceptions import RedisError
+
+from service.http.problems import StoreError, Unauthorized
+from service.kernel.values import Value
+from service.metrics import REDIS_ERRORS
+from service.sessions.engine import SessionEngine
+from service.sessions.store import SessionStore
+from service.sessions.stream import EventReader, StreamGate
+
+if TYPE_CHECKING:
+    from service.sessions.client import RedisClient
+    from service.sessions.keys import SessionKind
+    from service.settings import Settings
+
+__all__ = ["SessionHost", "SessionSpec", "StreamTicket"]
+
+S = TypeVar("S", bound=Value)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SessionSpec(Generic[S]):
+    """One kind of session of a ruleset: its keys, its state and history types, and the
+    header its tokens may travel in (besides ``Authorization``)."""
+
+    kind: SessionKind
+    state_type: type[S]
+    history_type: Any
+    token_header: str
+
+
+class StreamTicket(Value, frozen=True, kw_only=True):
+    """A short-lived credential for one session's event stream, for clients such as a
+    browser's ``EventSource`` that cannot send headers: ``…/events?ticket=<ticket>``."""
+
+    ticket: str
+    expires_in: int
+
+
+@dataclass(slots=True)
+class SessionHost:
+    """The Redis clients, the settings and each kind's engine, for one worker."""
+
+    settings: Settings
+    client: RedisClient
+    streams_client: RedisClient
+    stopping: asyncio.Event
+    gate: StreamGate
+    _engines: dict[SessionSpec[Any], SessionEngine[Any]] = field(default_factory=dict)
+
+    def engine(self, spec: SessionSpec[S]) -> SessionEngine[S]:
+        """The engine of ``spec``'s kind (one per worker, so its memory is shared)."""
+        engine = self._engines.get(spec)
+        if engine is None:
+            settings = self.settings
+            store = SessionStore(
+                self.client,
+                spec.kind,
+                spec.state_type,
+                spec.history_type,
+                max_bytes=settings.session_max_bytes,
+                recent_count=settings.recent_sessions,
+                recent_bytes=settings.recent_session_bytes,
+            )
+            engine = SessionEngine(
+                store,
+                self.client,
+                spec.token_header,
+                default_ttl_ms=settings.conflict_ttl_seconds * 1000,
+                # A request whose Redis calls all time out gives up within a few socket
+                # timeouts; its key's pending marker need not outlive that by much.
+                pending_lease_ms=max(1000, int(3000 * settings.redis_socket_timeout)),
+            )
+            self._engines[spec] = engine
+        return cast("SessionEngine[S]", engine)
+
+    def reader(self, spec: SessionSpec[Any]) -> EventReader:
+        """Event-stream reads of ``spec``'s kind, over the streams' own pool."""
+        return EventReader(self.streams_client, spec.kind)
+
+    async def issue_ticket(self, kind: SessionKind, session_id: str, role: str) -> StreamTicket:
+        """A ticket opening ``session_id``'s stream as ``role``, for a short while."""
+        ticket = secrets.token_urlsafe(24)
+        seconds = self.settings.stream_ticket_seconds
+        try:
+            await self.client.set(kind.ticket(session_id, ticket), role, px=seconds * 1000)
+        except RedisError as error:
+            REDIS_ERRORS.inc()
+            raise StoreError(str(error)) from error
+        return StreamTicket(ticket=ticket, expires_in=seconds)
+
+    async def ticket_role(self, kind: SessionKind, session_id: str, ticket: str) -> str:
+        """The role a stream ticket was issued to (401 when unknown, expired or another
+        session's)."""
+        try:
+            role = await self.client.get(kind.ticket(session_id, ticket))
+        except RedisError as error:
+            REDIS_ERRORS.inc()
+            raise StoreError(str(error)) from error
+        if role is None:
+            raise Unauthorized(
+                detail=f"This stream ticket does not open this {kind.kind} (or has expired)."
+            )
+        return cast("bytes", role).decode()

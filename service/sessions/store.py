@@ -1,0 +1,443 @@
+"""Sessions in Redis: an envelope hash, history and events kept apart, writes by Lua CAS.
+
+Per session (every key under the hash tag ``{<id>}``, see :mod:`service.sessions.keys`):
+
+* the **envelope** hash: ``v`` version, ``s`` the domain state, ``a`` the token hashes,
+  ``t`` the TTL in ms, ``h`` the bytes of history kept. Version and TTL live here, never
+  in the domain value;
+* the **history** list: what actions appended (rounds, moves), pushed by the write that
+  made them and read on demand, so a write costs the same at round 100 as at round 1;
+* the **events** stream, read by event-stream clients;
+* **idempotency** records: the first answer to each ``Idempotency-Key``.
+
+Every write sets the TTL of all of them again; the state, its history, its events and its
+idempotency record land in one script, together or not at all. A write whose stored
+bytes (state, access and history) would pass ``max_bytes`` is refused whole.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+import msgspec
+from redis.exceptions import RedisError
+
+from service.http.problems import StoreError
+from service.kernel.values import Value
+from service.metrics import REDIS_ERRORS, SESSION_COPIES
+from service.sessions.access import Access
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from service.kernel.events import Event
+    from service.sessions.client import RedisClient
+    from service.sessions.keys import SessionKind
+
+__all__ = [
+    "EVENTS_MAXLEN",
+    "Committed",
+    "Full",
+    "Replayed",
+    "SessionStore",
+    "Stale",
+    "Stored",
+    "WriteResult",
+]
+
+S = TypeVar("S", bound=Value)
+
+EVENTS_MAXLEN = 1000
+CLOSED_EVENTS_TTL_MS = 300_000  # stream clients still see the closing event for five minutes
+
+# KEYS: 1 envelope, 2 events, 3 history, 4 idempotency (the envelope key when unused).
+# ARGV: 1 expected version ("0": must not exist), 2 state, 3 access ("" keeps it), 4 ttl ms,
+# 5 max bytes, 6 events maxlen, 7 idempotency record ("" none), 8 event count n,
+# 9 history count m, then n type/data pairs, then m history entries.
+# An idempotency key that already holds an answer ("D…") wins over everything: a retry of
+# a write whose reply was lost must not apply it again.
+_WRITE = """
+if ARGV[7] ~= '' then
+  local held = redis.call('GET', KEYS[4])
+  if held and string.byte(held, 1) == 68 then return {'replay', held} end
+end
+local current = redis.call('HGET', KEYS[1], 'v')
+if ARGV[1] == '0' then
+  if current then return {'stale', '', '', '', '', '', ''} end
+elseif current ~= ARGV[1] then
+  local now = redis.call('HMGET', KEYS[1], 'v', 's', 'a', 't', 'h')
+  return {'stale', now[1] or '', now[2] or '', now[3] or '', now[4] or '', now[5] or '',
+          tostring(redis.call('PTTL', KEYS[1]))}
+end
+local n, m = tonumber(ARGV[8]), tonumber(ARGV[9])
+local kept = tonumber(redis.call('HGET', KEYS[1], 'h') or '0')
+for i = 1, m do kept = kept + string.len(ARGV[9 + 2 * n + i]) end
+local access = ARGV[3]
+if access == '' then access = redis.call('HGET', KEYS[1], 'a') or '' end
+local total = kept + string.len(ARGV[2]) + string.len(access)
+if total > tonumber(ARGV[5]) then return {'full', tostring(total)} end
+local ttl = tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'v', (tonumber(current) or 0) + 1, 's', ARGV[2], 'a', access,
+           't', ttl, 'h', kept)
+redis.call('PEXPIRE', KEYS[1], ttl)
+for i = 0, n - 1 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
+             'type', ARGV[10 + 2 * i], 'data', ARGV[11 + 2 * i])
+end
+if n > 0 or redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
+for i = 1, m do redis.call('RPUSH', KEYS[3], ARGV[9 + 2 * n + i]) end
+if m > 0 or redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ttl) end
+if ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'PX', ttl) end
+return {'ok'}
+"""
+
+# KEYS: envelope, history. ARGV: the version of the reader's copy ("" none), "1" to include
+# the history. Returns 1 when the copy is current (nothing else crosses the wire), 0 when
+# the session is gone, else {version, state, access, ttl, pttl, history…}.
+_READ = """
+local now = redis.call('HMGET', KEYS[1], 'v', 's', 'a', 't')
+if not now[2] or not now[3] then return 0 end
+if now[1] == ARGV[1] then return 1 end
+local answer = {now[1], now[2], now[3], now[4] or '', tostring(redis.call('PTTL', KEYS[1]))}
+if ARGV[2] == '1' then
+  for _, entry in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do table.insert(answer, entry) end
+end
+return answer
+"""
+
+# KEYS: envelope, events, history. ARGV: closing event type, data, ttl ms of what stays.
+# The access hashes stay as long as the stream, so stream readers can still authenticate
+# and see the end.
+_DELETE = """
+if redis.call('HDEL', KEYS[1], 's', 'v', 't', 'h') == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('DEL', KEYS[3])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', '1000', '*', 'type', ARGV[1], 'data', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored(Generic[S]):
+    """A session as read: its envelope, and its history when it was asked for."""
+
+    version: int
+    state: S
+    access: Access
+    ttl_ms: int
+    expires_at: float  # epoch seconds
+    history: tuple[Any, ...] | None = None
+    # Bytes as stored, for the bound on what a worker remembers.
+    state_bytes: int = 0
+    access_bytes: int = 0
+    history_bytes: int = 0
+
+    @property
+    def size(self) -> int:
+        """Bytes of state, access and (when read) history, as stored."""
+        return self.state_bytes + self.access_bytes + self.history_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """The write landed as ``version``."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stale(Generic[S]):
+    """Another writer got there first: what is stored now (None: the session is gone)."""
+
+    current: Stored[S] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The idempotency key already held an answer: nothing was written."""
+
+    record: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Full:
+    """The session would pass its ceiling of stored bytes: nothing was written."""
+
+    total: int
+
+
+WriteResult = Committed | Stale[S] | Replayed | Full
+
+
+class SessionStore(Generic[S]):
+    """Reads and atomic writes of one kind of session; one per process and kind.
+
+    It remembers the sessions this process last read or wrote, up to ``recent_count``
+    sessions and ``recent_bytes`` bytes. A read then moves only the version while the copy
+    is current. A write may start from the copy (one Redis round trip) while copies have
+    lately been current (:meth:`copy_for_write`); a stale copy costs a retry, never an
+    update: the compare-and-set refuses it and answers with the stored state.
+    """
+
+    def __init__(
+        self,
+        client: RedisClient,
+        kind: SessionKind,
+        state_type: type[S],
+        history_type: Any,
+        *,
+        max_bytes: int,
+        recent_count: int = 0,
+        recent_bytes: int = 0,
+    ) -> None:
+        self.kind = kind
+        self.max_bytes = max_bytes
+        self._client = client
+        self._recent: OrderedDict[str, Stored[S]] = OrderedDict()
+        self._recent_count = recent_count
+        self._recent_bytes = recent_bytes
+        self._recent_size = 0
+        self._copies_current = 1.0  # moving share of copies found current; starts trusting
+        self._copies_found = {
+            found: SESSION_COPIES.labels(kind.kind, "current" if found else "stale")
+            for found in (True, False)
+        }
+        # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
+        self._write = client.register_script(_WRITE)
+        self._read = client.register_script(_READ)
+        self._delete = client.register_script(_DELETE)
+        self.encode = msgspec.msgpack.Encoder().encode
+        self._decode_state = msgspec.msgpack.Decoder(state_type).decode
+        self._decode_access = msgspec.msgpack.Decoder(Access).decode
+        self._decode_history = msgspec.msgpack.Decoder(history_type).decode
+
+    @property
+    def write_sha(self) -> str:
+        """The SHA1 of the write script, as Redis knows it (for fault tests)."""
+        return str(self._write.sha)
+
+    async def load(self, session_id: str, *, history: bool = False) -> Stored[S] | None:
+        """The session as stored, or None when unknown or expired.
+
+        ``history``: also read what the session appended to its record. While this process
+        holds a current copy (with its history, if asked for), only the version crosses
+        the wire.
+        """
+        held = self._recent.get(session_id)
+        usable = held is not None and (held.history is not None or not history)
+        args = [str(held.version) if usable and held is not None else "", "1" if history else ""]
+        answer = await self._call(
+            self._read(keys=[self.kind.state(session_id), self.kind.history(session_id)], args=args)
+        )
+        if usable:
+            self._learn(copy_was_current=answer == 1)
+        if answer == 1 and held is not None:
+            self._recent.move_to_end(session_id)
+            return held
+        if answer == 0:
+            self._forget(session_id)
+            return None
+        version, state, access, ttl, pttl, *entries = cast("list[bytes]", answer)
+        stored = self._stored(version, state, access, ttl, pttl, entries if history else None)
+        self._remember(session_id, stored)
+        return stored
+
+    def recent(self, session_id: str) -> Stored[S] | None:
+        """The session as this process last saw it, possibly since changed elsewhere."""
+        return self._recent.get(session_id)
+
+    def copy_for_write(self, session_id: str) -> Stored[S] | None:
+        """The copy to start a write from without reading, while copies tend to be current."""
+        return self._recent.get(session_id) if self._copies_current >= 0.5 else None
+
+    @property
+    def copies_current(self) -> float:
+        """The recent share of remembered copies that were current when used (0…1)."""
+        return self._copies_current
+
+    @property
+    def remembered_bytes(self) -> int:
+        """Bytes of the sessions this process remembers (bounded by ``recent_bytes``)."""
+        return self._recent_size
+
+    async def write(
+        self,
+        session_id: str,
+        state: S,
+        *,
+        expected_version: int,
+        ttl_ms: int,
+        events: Sequence[Event] = (),
+        history: Sequence[Value] = (),
+        access: Access | None = None,
+        idempotency: tuple[str, bytes] | None = None,
+        from_copy: bool = False,
+    ) -> WriteResult[S]:
+        """Store ``state`` as version ``expected_version + 1`` if ``expected_version`` is still
+        the stored one (0: the session must not exist yet).
+
+        ``access``: the token hashes, given at creation (they never change).
+        ``idempotency``: the client's key and the answer to keep under it.
+        ``from_copy``: ``expected_version`` is a remembered copy's, not a fresh read's.
+        """
+        key, record = idempotency if idempotency else ("", b"")
+        encoded_state = self.encode(state)
+        encoded_access = self.encode(access) if access is not None else b""
+        entries = [self.encode(entry) for entry in history]
+        args: list[Any] = [
+            expected_version,
+            encoded_state,
+            encoded_access,
+            ttl_ms,
+            self.max_bytes,
+            EVENTS_MAXLEN,
+            record,
+            len(events),
+            len(entries),
+        ]
+        for event in events:
+            args += [event.type, self.encode(event.data)]
+        args += entries
+        state_key = self.kind.state(session_id)
+        keys = [
+            state_key,
+            self.kind.events(session_id),
+            self.kind.history(session_id),
+            self.kind.idempotency(session_id, key) if record else state_key,
+        ]
+        answer = cast("list[bytes]", await self._call(self._write(keys=keys, args=args)))
+        outcome = answer[0]
+        if from_copy:
+            self._learn(copy_was_current=outcome == b"ok")
+        if outcome == b"ok":
+            copy = self._recent.get(session_id)
+            if access is not None or copy is not None:
+                written = _written(copy, state, access, expected_version + 1, ttl_ms)
+                self._remember(
+                    session_id,
+                    replace(
+                        written,
+                        history=(
+                            (*written.history, *history) if written.history is not None else None
+                        ),
+                        state_bytes=len(encoded_state),
+                        access_bytes=len(encoded_access) or written.access_bytes,
+                        history_bytes=written.history_bytes
+                        + (
+                            sum(len(entry) for entry in entries)
+                            if written.history is not None
+                            else 0
+                        ),
+                    ),
+                )
+            return Committed(version=expected_version + 1)
+        if outcome == b"replay":
+            return Replayed(record=answer[1])
+        if outcome == b"full":
+            return Full(total=int(answer[1]))
+        version, state_bytes, access_bytes, ttl, _, pttl = answer[1:7]
+        if not state_bytes or not access_bytes:
+            self._forget(session_id)
+            return Stale(current=None)
+        current = self._stored(version, state_bytes, access_bytes, ttl, pttl, None)
+        self._remember(session_id, current)
+        return Stale(current=current)
+
+    async def history(self, session_id: str) -> tuple[Any, ...]:
+        """Everything the session appended to its record, in order."""
+        entries = await self._call(self._client.lrange(self.kind.history(session_id), 0, -1))
+        return tuple(self._decode_history(entry) for entry in cast("list[bytes]", entries))
+
+    async def delete(self, session_id: str, closing: Event) -> bool:
+        """Remove the session; its stream keeps ``closing`` as its last event for a while."""
+        self._forget(session_id)
+        deleted = await self._call(
+            self._delete(
+                keys=[
+                    self.kind.state(session_id),
+                    self.kind.events(session_id),
+                    self.kind.history(session_id),
+                ],
+                args=[closing.type, self.encode(closing.data), CLOSED_EVENTS_TTL_MS],
+            )
+        )
+        return bool(deleted)
+
+    async def load_access(self, session_id: str) -> Access | None:
+        """Who may read the session's events; kept a while after the session is deleted."""
+        access = await self._call(self._client.hget(self.kind.state(session_id), "a"))
+        return self._decode_access(cast("bytes", access)) if access is not None else None
+
+    async def exists(self, session_id: str) -> bool:
+        """Whether the session is still stored (not deleted, not expired)."""
+        return bool(await self._call(self._client.hexists(self.kind.state(session_id), "s")))
+
+    async def _call(self, pending: Any) -> Any:
+        try:
+            return await pending
+        except RedisError as error:
+            REDIS_ERRORS.inc()
+            raise StoreError(str(error)) from error
+
+    def _stored(
+        self,
+        version: bytes,
+        state: bytes,
+        access: bytes,
+        ttl: bytes,
+        pttl: bytes,
+        entries: list[bytes] | None,
+    ) -> Stored[S]:
+        ttl_ms = int(ttl) if ttl else 0
+        return Stored(
+            version=int(version),
+            state=self._decode_state(state),
+            access=self._decode_access(access),
+            ttl_ms=ttl_ms,
+            expires_at=time.time() + max(0, int(pttl)) / 1000,
+            history=(
+                tuple(self._decode_history(entry) for entry in entries)
+                if entries is not None
+                else None
+            ),
+            state_bytes=len(state),
+            access_bytes=len(access),
+            history_bytes=sum(len(entry) for entry in entries or ()),
+        )
+
+    def _learn(self, *, copy_was_current: bool) -> None:
+        self._copies_current += (float(copy_was_current) - self._copies_current) / 16
+        self._copies_found[copy_was_current].inc()
+
+    def _remember(self, session_id: str, stored: Stored[S]) -> None:
+        if not self._recent_count or stored.size > self._recent_bytes:
+            self._forget(session_id)
+            return
+        self._forget(session_id)
+        self._recent[session_id] = stored
+        self._recent_size += stored.size
+        while len(self._recent) > self._recent_count or self._recent_size > self._recent_bytes:
+            _, evicted = self._recent.popitem(last=False)
+            self._recent_size -= evicted.size
+
+    def _forget(self, session_id: str) -> None:
+        gone = self._recent.pop(session_id, None)
+        if gone is not None:
+            self._recent_size -= gone.size
+
+
+def _written(
+    copy: Stored[S] | None, state: S, access: Access | None, version: int, ttl_ms: int
+) -> Stored[S]:
+    """What this process knows of a session it has just written: a new one has no history;
+    otherwise the history is known only as far as the copy knew it."""
+    if access is not None:
+        return Stored(version, state, access, ttl_ms, time.time() + ttl_ms / 1000, history=())
+    assert copy is not None
+    return replace(
+        copy, version=version, state=state, ttl_ms=ttl_ms, expires_at=time.time() + ttl_ms / 1000
+    )

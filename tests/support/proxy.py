@@ -1,0 +1,122 @@
+"""A real TCP proxy in front of Redis that can hold back the reply to one command.
+
+The service talks to Redis through it. ``hold_reply_to(marker, seconds)`` arms it: the next
+command whose bytes contain ``marker`` goes through to Redis (which runs it), but its reply
+is held for ``seconds`` — past the client's socket timeout — and then the connection is
+dropped. That is what a lost reply looks like to the service: a timeout after the write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from urllib.parse import urlparse
+
+__all__ = ["HoldingProxy"]
+
+
+def _upstream(url: str) -> socket.socket:
+    parsed = urlparse(url)
+    if parsed.scheme == "unix":
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect(parsed.path)
+        return conn
+    return socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 6379))
+
+
+class HoldingProxy:
+    """Listens on 127.0.0.1; forwards every connection to the Redis at ``redis_url``."""
+
+    def __init__(self, redis_url: str) -> None:
+        self._redis_url = redis_url
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self.url = f"redis://127.0.0.1:{self._listener.getsockname()[1]}/0"
+        self._lock = threading.Lock()
+        self._armed: tuple[bytes, float] | None = None
+        self._dropping: bytes | None = None
+        self.dropped = 0  # commands dropped on their way so far
+        self.held = 0  # replies held back so far
+        self._open: list[socket.socket] = []
+        self._running = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def hold_reply_to(self, marker: bytes, seconds: float) -> None:
+        """Hold the reply to the next command containing ``marker`` for ``seconds``."""
+        with self._lock:
+            self._armed = (marker, seconds)
+
+    def drop_next(self, marker: bytes) -> None:
+        """Drop the connection carrying the next command that contains ``marker``, before
+        Redis sees the command: a write lost on its way."""
+        with self._lock:
+            self._dropping = marker
+
+    def close(self) -> None:
+        self._running = False
+        self._listener.close()
+        for conn in self._open:
+            _close(conn)
+
+    def _accept(self) -> None:
+        while self._running:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            server = _upstream(self._redis_url)
+            self._open += [client, server]
+            held_until = [0.0]
+            threading.Thread(
+                target=self._requests, args=(client, server, held_until), daemon=True
+            ).start()
+            threading.Thread(
+                target=self._replies, args=(server, client, held_until), daemon=True
+            ).start()
+
+    def _requests(self, client: socket.socket, server: socket.socket, held: list[float]) -> None:
+        while data := _recv(client):
+            with self._lock:
+                if self._dropping is not None and self._dropping in data:
+                    self._dropping = None
+                    self.dropped += 1
+                    break
+                if self._armed is not None and self._armed[0] in data:
+                    held[0] = time.monotonic() + self._armed[1]
+                    self._armed = None
+                    self.held += 1
+            try:
+                server.sendall(data)
+            except OSError:
+                break
+        _close(client)
+        _close(server)
+
+    def _replies(self, server: socket.socket, client: socket.socket, held: list[float]) -> None:
+        while data := _recv(server):
+            if held[0]:
+                time.sleep(max(0.0, held[0] - time.monotonic()))
+                break  # the reply is lost: the client timed out long ago
+            try:
+                client.sendall(data)
+            except OSError:
+                break
+        _close(client)
+        _close(server)
+
+
+def _recv(conn: socket.socket) -> bytes:
+    try:
+        return conn.recv(65536)
+    except OSError:
+        return b""
+
+
+def _close(conn: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        conn.shutdown(socket.SHUT_RDWR)
+    conn.close()
