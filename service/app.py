@@ -30,7 +30,8 @@ from service.http.operations import (
     ping,
     ruleset_index,
 )
-from service.http.problems import handle_exception, register_problems
+from service.http.problem_types import register_problems
+from service.http.problems import handle_exception
 from service.http.ratelimit import RateLimiter
 from service.http.registry import RulesetList
 from service.kernel.dice import RandomSource

@@ -15,7 +15,7 @@ import msgspec
 from litestar.dto import AbstractDTO
 from litestar.typing import FieldDefinition
 
-from service.http.problems import UnsupportedMediaType
+from service.http.errors import UnsupportedMediaType
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator

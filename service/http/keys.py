@@ -11,7 +11,7 @@ import hashlib
 import hmac
 from typing import TYPE_CHECKING, Any
 
-from service.http.problems import ApiKeyRequired
+from service.http.errors import ApiKeyRequired
 
 if TYPE_CHECKING:
     from litestar.connection import ASGIConnection

@@ -14,12 +14,9 @@ from litestar.params import Parameter
 from litestar.response import Response
 from redis.exceptions import RedisError
 
-from service.http.problems import (
-    PROBLEM_TYPES,
-    ProblemType,
-    StoreUnavailable,
-    problem_responses,
-)
+from service.http.errors import StoreUnavailable
+from service.http.problem_types import PROBLEM_TYPES, ProblemType
+from service.http.problems import problem_responses
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, exposition

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from litestar import Router
     from litestar.openapi.spec import Tag
 
-    from service.http.problems import ProblemType
+    from service.http.problem_types import ProblemType
 
 __all__ = ["Ruleset", "RulesetInfo", "RulesetList"]
 

@@ -12,7 +12,7 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from service.http.problems import Forbidden, Unauthorized
+from service.http.errors import Forbidden, Unauthorized
 from service.kernel.sessions import GM
 from service.kernel.values import Value
 

@@ -18,13 +18,8 @@ import msgspec
 from litestar.exceptions import NotFoundException
 from litestar.response import Response
 
-from service.http.problems import (
-    PROBLEM_MEDIA_TYPE,
-    ConcurrentUpdate,
-    PreconditionFailed,
-    SessionFull,
-    problem_body,
-)
+from service.http.errors import ConcurrentUpdate, PreconditionFailed, SessionFull
+from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of

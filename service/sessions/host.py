@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from redis.exceptions import RedisError
 
-from service.http.problems import StoreError, Unauthorized
+from service.http.errors import StoreError, Unauthorized
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.engine import SessionEngine

@@ -25,12 +25,7 @@ from litestar.response import Response
 from redis.exceptions import RedisError
 
 from service.http.context import new_id
-from service.http.problems import (
-    Forbidden,
-    IdempotencyKeyReused,
-    RequestInFlight,
-    StoreError,
-)
+from service.http.errors import Forbidden, IdempotencyKeyReused, RequestInFlight, StoreError
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 import msgspec
 from redis.exceptions import RedisError
 
-from service.http.problems import StoreError
+from service.http.errors import StoreError
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS, SESSION_COPIES
 from service.sessions.access import Access

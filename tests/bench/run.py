@@ -220,13 +220,13 @@ def _engine_microseconds() -> tuple[float, float]:
     import d20
 
     from service.rulesets.bullseye.rules.checks import CheckRequest, resolve_check
-    from service.rulesets.bullseye.rules.modifiers import QualityType, QualityUse, Situational
+    from service.rulesets.bullseye.rules.modifiers import Quality, QualityType, Situational
 
     request = CheckRequest(
         target=15,
         qualities=(
-            QualityUse(name="a", type=QualityType.INTRINSIC, magnitude=4),
-            QualityUse(name="b", type=QualityType.EXPERIENTIAL, magnitude=2),
+            Quality(name="a", type=QualityType.INTRINSIC, magnitude=4),
+            Quality(name="b", type=QualityType.EXPERIENTIAL, magnitude=2),
         ),
         situational=(Situational(label="c", magnitude=-1),),
     )

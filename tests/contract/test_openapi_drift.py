@@ -32,7 +32,7 @@ def test_every_field_of_every_request_body_is_bounded() -> None:
     request_types = [
         "CheckRequest",
         "BatchRequest",
-        "QualityUse",
+        "Quality",
         "Situational",
         "DepletableScore",
         "DepletionAtIssue",

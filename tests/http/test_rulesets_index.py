@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from service.http.problems import PROBLEM_TYPES, problem_type, register_problems
+from service.http.problem_types import PROBLEM_TYPES, problem_type, register_problems
 from service.rulesets import RULESETS
 
 

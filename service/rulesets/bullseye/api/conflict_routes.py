@@ -20,7 +20,8 @@ from litestar.response import Response, Stream
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.problems import Forbidden, problem_responses
+from service.http.errors import Forbidden
+from service.http.problems import problem_responses
 from service.kernel.sessions import GM
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.rulesets.bullseye.api.checks import ServerDice

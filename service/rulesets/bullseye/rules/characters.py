@@ -15,8 +15,7 @@ from msgspec import Meta
 from service.kernel.bounds import Name
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.conditions import Thresholds, thresholds
-from service.rulesets.bullseye.rules.limits import Magnitude
-from service.rulesets.bullseye.rules.modifiers import QualityType
+from service.rulesets.bullseye.rules.modifiers import Quality, QualityType
 
 __all__ = [
     "ADDITIONAL_RANGE",
@@ -26,10 +25,10 @@ __all__ = [
     "DEPLETABLE_MAX",
     "STARTING_MAGNITUDE",
     "Character",
-    "CharacterQuality",
     "DepletableQuality",
     "Finding",
     "Points",
+    "Quality",
     "QualityCondition",
     "SheetCode",
     "SheetReport",
@@ -99,14 +98,6 @@ class Finding(Value, frozen=True, kw_only=True):
     detail: str
 
 
-class CharacterQuality(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A quality on the sheet (§3.1)."""
-
-    name: Name
-    type: QualityType
-    magnitude: Magnitude
-
-
 class DepletableQuality(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A depletable quality at creation: its name and maximum score (§3.3.4)."""
 
@@ -119,7 +110,7 @@ class Character(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     name: Name
     summary: Summary = ""
-    qualities: Annotated[tuple[CharacterQuality, ...], Meta(max_length=MAX_SHEET_QUALITIES)] = ()
+    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_SHEET_QUALITIES)] = ()
     depletable: Annotated[tuple[DepletableQuality, ...], Meta(max_length=4)] = ()
     depletion_modifier: CharacterDepletionModifier = 0
 
@@ -166,11 +157,11 @@ def budget_for(variants: Variants) -> int:
     return BASE_BUDGET + variants.advancement_conflicts // CONFLICTS_PER_ADVANCEMENT_POINT
 
 
-def _is_additional(index: int, quality: CharacterQuality, starting: dict[QualityType, int]) -> bool:
+def _is_additional(index: int, quality: Quality, starting: dict[QualityType, int]) -> bool:
     return quality.type in BOUGHT_TYPES and starting.get(quality.type) != index
 
 
-def _starting_indices(qualities: Sequence[CharacterQuality]) -> dict[QualityType, int]:
+def _starting_indices(qualities: Sequence[Quality]) -> dict[QualityType, int]:
     """The first +7 quality of each bought type is its free starting quality (§3.3.3)."""
     starting: dict[QualityType, int] = {}
     for index, quality in enumerate(qualities):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 import msgspec
@@ -16,26 +15,25 @@ from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import (
     State,
     condition,
+    fitness_concerns,
     impairment_of,
     score_concerns,
 )
-from service.rulesets.bullseye.rules.depletion import depletion_amount
-from service.rulesets.bullseye.rules.dice import DICE, DiceKind, face_concerns, roll
+from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
+from service.rulesets.bullseye.rules.dice import DICE, DiceKind, roll, supplied_roll_concerns
 from service.rulesets.bullseye.rules.limits import (
     MAX_CHECK_QUALITIES,
     MAX_DEPLETABLES,
     MAX_SITUATIONAL,
     Face,
-    Protection,
     Score,
     ScoreMaximum,
     Target,
-    Threat,
 )
 from service.rulesets.bullseye.rules.modifiers import (
     ModifierLine,
     ModifierSource,
-    QualityUse,
+    Quality,
     Situational,
     quality_modifiers,
     situational_modifiers,
@@ -73,13 +71,6 @@ class DepletableScore(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     maximum: ScoreMaximum
 
 
-class DepletionSide(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """What one side inflicts (`threat`) and how it is protected (`depletion_modifier`)."""
-
-    threat: Threat = 0
-    depletion_modifier: Protection = 0
-
-
 class DepletionAtIssue(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Declared before the roll: the depletable quality is at issue (§3.2.1)."""
 
@@ -98,7 +89,7 @@ class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     """A check against a target (§2.1)."""
 
     target: Target
-    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
     situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
     depletable: Annotated[tuple[DepletableScore, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
     depletion: DepletionAtIssue | None = None
@@ -108,14 +99,6 @@ class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     seed: Seed | None = None
     bullseye: bool = False
     strict: bool = False
-
-
-class Loser(StrEnum):
-    """Who is depleted by a check."""
-
-    ACTOR = "actor"
-    OPPOSITION = "opposition"
-    NONE = "none"
 
 
 class DepletableAfter(Value, frozen=True, kw_only=True):
@@ -192,13 +175,7 @@ def _refusals(request: CheckRequest) -> list[Concern]:
                 "A bullseye replaces a rolled result (§7.2); a Quick 10 rolls nothing.",
             )
     if request.roll is not None:
-        if request.seed is not None:
-            refuse(
-                RuleCode.ROLL_WITH_SEED,
-                "/seed",
-                "A seed makes the server roll; it cannot be combined with supplied faces.",
-            )
-        concerns.extend(face_concerns(request.dice, request.roll.faces, "/roll/faces"))
+        concerns.extend(supplied_roll_concerns(request.dice, request.roll.faces, request.seed, ""))
 
     seen: set[str] = set()
     for index, score in enumerate(request.depletable):
@@ -212,22 +189,11 @@ def _refusals(request: CheckRequest) -> list[Concern]:
         if above := score_concerns(score.maximum, score.current, f"/depletable/{index}/current"):
             concerns.extend(above)
             continue
-        state = condition(score.maximum, score.current).state
-        if state is State.RETIRED:
-            refuse(
-                RuleCode.CHARACTER_RETIRED,
-                f"/depletable/{index}/current",
-                f"'{score.name}' is {score.current}: the character is out of the game "
-                "and makes no checks (§3.2.5).",
+        concerns.extend(
+            fitness_concerns(
+                f"'{score.name}'", score.maximum, score.current, f"/depletable/{index}/current"
             )
-        elif state is State.INCAPACITATED:
-            refuse(
-                RuleCode.CHARACTER_INCAPACITATED,
-                f"/depletable/{index}/current",
-                f"'{score.name}' is {score.current}, at or below one quarter of "
-                f"{score.maximum}: the character is incapacitated and can take no "
-                "actions (§3.2.4).",
-            )
+        )
 
     if request.depletion is not None:
         names = {score.name.casefold() for score in request.depletable}
@@ -270,22 +236,11 @@ def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]
     ]
 
 
-def _depletion(request: CheckRequest, spread: int, outcome: Outcome) -> DepletionResult | None:
+def _depletion(request: CheckRequest, spread: int) -> DepletionResult | None:
     at_issue = request.depletion
     if at_issue is None:
         return None
-    if outcome is Outcome.SUCCESS:
-        loser = Loser.OPPOSITION
-        amount = depletion_amount(
-            spread, at_issue.actor.threat, at_issue.opposition.depletion_modifier
-        )
-    elif outcome is Outcome.FAILURE:
-        loser = Loser.ACTOR
-        amount = depletion_amount(
-            spread, at_issue.opposition.threat, at_issue.actor.depletion_modifier
-        )
-    else:  # a stalemate depletes nobody (decision)
-        loser, amount = Loser.NONE, 0
+    loser, amount = settle(spread, at_issue.actor, at_issue.opposition)
     affected = {name.casefold() for name in at_issue.affects}
     scores = [
         score
@@ -323,7 +278,7 @@ class Effort(Value, frozen=True, kw_only=True):
 
 
 def modifier_lines(
-    qualities: tuple[QualityUse, ...],
+    qualities: tuple[Quality, ...],
     situational: tuple[Situational, ...],
     depletable: tuple[DepletableScore, ...],
     *,
@@ -449,6 +404,6 @@ def resolve_check(
         target_label=_TARGET_TABLE.label_for(request.target),
         spread_label=_SPREAD_TABLE.label_for(spread),
         narrator=narrator_for(outcome),
-        depletion=_depletion(request, spread, outcome),
+        depletion=_depletion(request, spread),
         warnings=tuple(warnings),
     )

@@ -97,3 +97,29 @@ def score_concerns(
             detail=f"The score {current} is above its maximum {maximum} (§3.2.6).",
         )
     ]
+
+
+def fitness_concerns(who: str, maximum: int, current: int, pointer: str) -> list[Concern]:
+    """§3.2.4, §3.2.5: a character incapacitated or retired by a depletable score acts no
+    more — makes no check, takes no part in a conflict. ``who`` names it in the detail."""
+    state = condition(maximum, current).state
+    if state is State.RETIRED:
+        return [
+            Concern(
+                code=RuleCode.CHARACTER_RETIRED,
+                pointer=pointer,
+                detail=f"{who} is at {current} of {maximum}: out of the game, it makes no "
+                "checks and takes no part (§3.2.5).",
+            )
+        ]
+    if state is State.INCAPACITATED:
+        return [
+            Concern(
+                code=RuleCode.CHARACTER_INCAPACITATED,
+                pointer=pointer,
+                detail=f"{who} is at {current} of {maximum}, at or below one quarter: "
+                "incapacitated, it can take no actions until restored above that mark "
+                "(§3.2.4).",
+            )
+        ]
+    return []

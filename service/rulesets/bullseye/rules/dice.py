@@ -12,7 +12,7 @@ from service.rulesets.bullseye.rules.codes import RuleCode
 if TYPE_CHECKING:
     from service.kernel.dice import RandomSource
 
-__all__ = ["DICE", "DiceKind", "DiceSpec", "face_concerns", "roll"]
+__all__ = ["DICE", "DiceKind", "DiceSpec", "face_concerns", "roll", "supplied_roll_concerns"]
 
 
 class DiceKind(StrEnum):
@@ -84,3 +84,20 @@ def face_concerns(kind: DiceKind, faces: tuple[int, ...], pointer: str) -> list[
         for index, face in enumerate(faces)
         if not 1 <= face <= spec.sides
     ]
+
+
+def supplied_roll_concerns(
+    kind: DiceKind, faces: tuple[int, ...], seed: int | None, prefix: str
+) -> list[Concern]:
+    """Faces rolled at the table: they must fit the dice (§7.1), and a seed (which asks the
+    server to roll) cannot come with them. ``prefix``: where the check sits in the body."""
+    concerns = []
+    if seed is not None:
+        concerns.append(
+            Concern(
+                code=RuleCode.ROLL_WITH_SEED,
+                pointer=f"{prefix}/seed",
+                detail="A seed makes the server roll; it cannot be combined with supplied faces.",
+            )
+        )
+    return concerns + face_concerns(kind, faces, f"{prefix}/roll/faces")

@@ -15,8 +15,8 @@ __all__ = [
     "SITUATIONAL_RANGE",
     "ModifierLine",
     "ModifierSource",
+    "Quality",
     "QualityType",
-    "QualityUse",
     "Situational",
     "half_toward_zero",
     "quality_modifiers",
@@ -45,8 +45,8 @@ class ModifierSource(StrEnum):
     CONFLICT_SCORE = "conflict_score"
 
 
-class QualityUse(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A quality the player proposes for this check."""
+class Quality(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A quality (§3.1): on a character's sheet, or proposed for a check (§2.2)."""
 
     name: Name
     type: QualityType
@@ -86,7 +86,7 @@ def _ordinal(rank: int) -> str:
 
 
 def quality_modifiers(
-    qualities: Sequence[QualityUse], pointer: str = "/qualities"
+    qualities: Sequence[Quality], pointer: str = "/qualities"
 ) -> tuple[list[ModifierLine], list[Concern]]:
     """§6.3: per type, the largest quality in full, a second at half, no more.
 

@@ -113,10 +113,10 @@ def test_a_round_submitted_check_by_check(client: TestClient) -> None:
     assert last.status_code == 200
     round_ = last.json()
     # GM 12 vs Ana 15 + 7 = 22: Ana wins by 10, +5 threat → opposition −15.
-    # GM 12 vs Bo 5: GM wins by 7, +3 threat, −2 protection → players −8.
+    # GM 12 vs Bo 5: GM wins by 7 (Bo's spread −7), +3 threat, −2 protection → players −8.
     assert [(p["player"], p["loser"], p["spread"], p["amount"]) for p in round_["pairings"]] == [
         ("ana", "opposition", 10, 15),
-        ("bo", "players", 7, 8),
+        ("bo", "players", -7, 8),
     ]
     assert round_["scores_before"] == {"players": 22, "opposition": 44}
     assert round_["scores_after"] == {"players": 14, "opposition": 29}

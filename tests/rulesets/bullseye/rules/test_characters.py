@@ -15,9 +15,9 @@ from msgspec.structs import replace
 
 from service.rulesets.bullseye.rules.characters import (
     Character,
-    CharacterQuality,
     DepletableQuality,
     Points,
+    Quality,
     SheetCode,
     Variants,
     budget_for,
@@ -40,7 +40,7 @@ TWO_DEPLETABLES = Variants(multiple_depletables=True)  # §7.6
 
 
 def q(name, type_, magnitude):
-    return CharacterQuality(name=name, type=type_, magnitude=magnitude)
+    return Quality(name=name, type=type_, magnitude=magnitude)
 
 
 def dq(name, maximum):
@@ -742,7 +742,7 @@ def sheets(draw):
     qualities = draw(
         st.lists(
             st.builds(
-                CharacterQuality,
+                Quality,
                 name=NAMES,
                 type=st.sampled_from(list(QualityType)),
                 magnitude=st.integers(min_value=-12, max_value=12),

@@ -13,18 +13,17 @@ from service.rulesets.bullseye.rules.checks import (
     CheckRequest,
     DepletableScore,
     DepletionAtIssue,
-    DepletionSide,
-    Loser,
     SuppliedRoll,
     resolve_check,
 )
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import State
+from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser
 from service.rulesets.bullseye.rules.dice import DiceKind
 from service.rulesets.bullseye.rules.modifiers import (
     ModifierSource,
+    Quality,
     QualityType,
-    QualityUse,
     Situational,
 )
 from service.rulesets.bullseye.rules.narration import Narrator, Outcome
@@ -34,7 +33,7 @@ EXPR = QualityType.EXPERIENTIAL
 
 
 def q(name, type_, magnitude):
-    return QualityUse(name=name, type=type_, magnitude=magnitude)
+    return Quality(name=name, type=type_, magnitude=magnitude)
 
 
 def sit(label, magnitude):
@@ -766,7 +765,7 @@ def requests(draw):
             draw(
                 st.lists(
                     st.builds(
-                        QualityUse,
+                        Quality,
                         name=st.sampled_from(["a", "b", "c"]),
                         type=st.sampled_from(list(QualityType)),
                         magnitude=st.integers(min_value=-20, max_value=20),

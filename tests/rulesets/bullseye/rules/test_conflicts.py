@@ -39,7 +39,7 @@ from service.rulesets.bullseye.rules.conflicts import (
 )
 from service.rulesets.bullseye.rules.dice import DICE, DiceKind
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
-from service.rulesets.bullseye.rules.modifiers import ModifierSource, QualityType, QualityUse
+from service.rulesets.bullseye.rules.modifiers import ModifierSource, Quality, QualityType
 from service.rulesets.bullseye.rules.narration import Outcome
 
 CORE = QualityType.CORE
@@ -59,7 +59,7 @@ RNG = NoDice()
 
 
 def q(name, type_, magnitude):
-    return QualityUse(name=name, type=type_, magnitude=magnitude)
+    return Quality(name=name, type=type_, magnitude=magnitude)
 
 
 def health(current, maximum=42):
@@ -296,7 +296,7 @@ def test_section_4_3_issue_example_gm_beats_one_player_and_loses_to_the_other():
     assert round_.number == 1
     assert pairings(round_) == [
         ("ann", 17, 20, 3, Side.OPPOSITION, 4),
-        ("bo", 17, 12, 5, Side.PLAYERS, 6),
+        ("bo", 17, 12, -5, Side.PLAYERS, 6),
     ]
     assert round_.scores_before == Scores(players=22, opposition=44)
     assert round_.scores_after == Scores(players=16, opposition=40)
@@ -320,13 +320,14 @@ def test_section_4_3_equal_yields_cost_nobody_anything():
     assert after.round == 2
 
 
-def test_section_4_3_spread_is_reported_positive_whoever_wins():
-    """§2.4/§4.3: the pairing's spread is the size of the gap; `loser` says who paid."""
+def test_section_4_3_spread_is_signed_from_the_players_side_as_a_checks():
+    """§2.4/§4.3: a pairing is the player's check against the GM's yield as its target, so
+    its spread is player yield − GM yield; the loser pays |spread| (+ threat + protection)."""
     conflict = conflict_of(pc("ann", 5), opposition=foe(threat=0, depletion_modifier=0))
     _gm_higher, _, gm_higher_rounds = resolve(conflict, rolled(15), ann=rolled(8))
     _player_higher, _, player_higher_rounds = resolve(conflict, rolled(8), ann=rolled(15))
     assert [(p.spread, p.loser, p.amount) for p in gm_higher_rounds[0].pairings] == [
-        (7, Side.PLAYERS, 7)
+        (-7, Side.PLAYERS, 7)
     ]
     assert [(p.spread, p.loser, p.amount) for p in player_higher_rounds[0].pairings] == [
         (7, Side.OPPOSITION, 7)
@@ -340,7 +341,7 @@ def test_section_4_3_depletion_modifiers_never_make_a_loss_negative():
     )
     after, _, after_rounds = resolve(conflict, rolled(12), ann=rolled(10))
     assert [(p.spread, p.loser, p.amount) for p in after_rounds[0].pairings] == [
-        (2, Side.PLAYERS, 0)
+        (-2, Side.PLAYERS, 0)
     ]
     assert after.scores == Scores(players=5, opposition=5)
 
@@ -975,7 +976,7 @@ def test_section_4_3_property_scores_never_rise_and_decided_conflicts_take_no_ro
         lost = {Side.PLAYERS: 0, Side.OPPOSITION: 0}
         for pairing in round_.pairings:
             assert pairing.amount >= 0
-            assert pairing.spread == abs(pairing.gm_yield - pairing.player_yield)
+            assert pairing.spread == pairing.player_yield - pairing.gm_yield
             if pairing.gm_yield > pairing.player_yield:
                 assert pairing.loser is PairingLoser.PLAYERS
             elif pairing.gm_yield < pairing.player_yield:

@@ -10,8 +10,8 @@ from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.modifiers import (
     SITUATIONAL_RANGE,
     ModifierSource,
+    Quality,
     QualityType,
-    QualityUse,
     Situational,
     half_toward_zero,
     quality_modifiers,
@@ -24,7 +24,7 @@ MATL = QualityType.MATERIAL
 
 
 def q(name, type_, magnitude):
-    return QualityUse(name=name, type=type_, magnitude=magnitude)
+    return Quality(name=name, type=type_, magnitude=magnitude)
 
 
 def applied(lines):
@@ -196,7 +196,7 @@ def test_section_2_2_3_situational_lines_are_situational():
 
 qualities_strategy = st.lists(
     st.builds(
-        QualityUse,
+        Quality,
         name=st.sampled_from(["a", "b", "c", "d"]),
         type=st.sampled_from(list(QualityType)),
         magnitude=st.integers(min_value=-100, max_value=100),

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from service.rulesets.bullseye.rules.characters import (
     Character,
-    CharacterQuality,
     DepletableQuality,
+    Quality,
     SheetCode,
     Variants,
 )
@@ -36,7 +36,7 @@ DURING_PLAY = Variants(define_during_play=True)  # §7.3
 
 
 def q(name, type_, magnitude):
-    return CharacterQuality(name=name, type=type_, magnitude=magnitude)
+    return Quality(name=name, type=type_, magnitude=magnitude)
 
 
 def dq(name, maximum):

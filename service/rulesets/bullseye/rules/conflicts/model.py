@@ -25,7 +25,7 @@ from service.rulesets.bullseye.rules.limits import (
     Target,
     Threat,
 )
-from service.rulesets.bullseye.rules.modifiers import QualityUse, Situational
+from service.rulesets.bullseye.rules.modifiers import Quality, Situational
 
 __all__ = [
     "MAX_PLAYERS",
@@ -95,7 +95,7 @@ class PlayerSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     id: PlayerId
     name: Name
-    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
     depletion_modifier: Protection = 0
     threat: Threat = 0
     bullseyes: Bullseyes = 0
@@ -106,7 +106,7 @@ class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """The opposition the GM runs."""
 
     name: Name
-    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
     depletion_modifier: Protection = 0
     threat: Threat = 0
 
@@ -114,7 +114,7 @@ class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class ParticipantCheck(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One participant's check in a conflict: a check without a target."""
 
-    qualities: Annotated[tuple[QualityUse, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
     situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
     roll: SuppliedRoll | None = None
     seed: Seed | None = None
@@ -130,12 +130,19 @@ class Scores(Value, frozen=True, kw_only=True):
 
 
 class Pairing(Value, frozen=True, kw_only=True):
-    """The GM's yield against one player's, and what it cost the loser's side (§4.3)."""
+    """The GM's yield against one player's, and what it cost the loser's side (§4.3).
+
+    ``spread`` is signed as a check's (yield − target): the player's yield less the GM's,
+    positive when the player is higher. The loser suffers ``|spread|`` plus the winner's
+    threat plus its own depletion modifier, if positive (§2.4.2).
+    """
 
     player: str
     gm_yield: int
     player_yield: int
-    spread: int
+    spread: Annotated[
+        int, Meta(description="player_yield − gm_yield: positive when the player is higher.")
+    ]
     loser: PairingLoser
     amount: int
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.kernel.errors import Concern, RulesError
 from service.kernel.sessions import GM, Applied
 from service.rulesets.bullseye.rules.codes import RuleCode
-from service.rulesets.bullseye.rules.conditions import State, condition, score_concerns
+from service.rulesets.bullseye.rules.conditions import fitness_concerns, score_concerns
 from service.rulesets.bullseye.rules.conflicts.model import (
     Conflict,
     ConflictStatus,
@@ -16,7 +16,7 @@ from service.rulesets.bullseye.rules.conflicts.model import (
 )
 from service.rulesets.bullseye.rules.dice import DiceKind
 
-__all__ = ["fitness_concerns", "new_conflict", "opening_scores", "refuse"]
+__all__ = ["new_conflict", "opening_scores", "player_fitness", "refuse"]
 
 
 def opening_scores(players: tuple[PlayerSpec, ...]) -> Scores:
@@ -49,32 +49,15 @@ def _depletable_concerns(
                 f"score is for '{score.name}'.",
             )
         )
-    return concerns or fitness_concerns(player, f"{pointer}/current")
+    return concerns or player_fitness(player, f"{pointer}/current")
 
 
-def fitness_concerns(player: PlayerSpec, pointer: str) -> list[Concern]:
+def player_fitness(player: PlayerSpec, pointer: str) -> list[Concern]:
     """§3.2.4, §3.2.5: an incapacitated or retired PC takes no part."""
-    if player.depletable is None:
-        return []
     score = player.depletable
-    state = condition(score.maximum, score.current).state
-    if state is State.RETIRED:
-        return [
-            refuse(
-                RuleCode.CHARACTER_RETIRED,
-                pointer,
-                f"{player.name} is out of the game (§3.2.5) and cannot take part.",
-            )
-        ]
-    if state is State.INCAPACITATED:
-        return [
-            refuse(
-                RuleCode.CHARACTER_INCAPACITATED,
-                pointer,
-                f"{player.name} is incapacitated (§3.2.4) and cannot take part.",
-            )
-        ]
-    return []
+    if score is None:
+        return []
+    return fitness_concerns(player.name, score.maximum, score.current, pointer)
 
 
 def new_conflict(

@@ -10,7 +10,6 @@ from service.kernel.sessions import GM, Applied
 from service.rulesets.bullseye.rules.checks import (
     CheckRequest,
     DepletionAtIssue,
-    DepletionSide,
     modifier_lines,
     resolve_check,
 )
@@ -30,6 +29,7 @@ from service.rulesets.bullseye.rules.conflicts.rounds import (
     depletable_of,
     player_of,
 )
+from service.rulesets.bullseye.rules.depletion import DepletionSide
 from service.rulesets.bullseye.rules.modifiers import ModifierLine, ModifierSource
 
 __all__ = ["make_outcome"]

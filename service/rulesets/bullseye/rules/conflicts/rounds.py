@@ -34,9 +34,9 @@ from service.rulesets.bullseye.rules.conflicts.model import (
     Side,
     Submit,
 )
-from service.rulesets.bullseye.rules.conflicts.opening import fitness_concerns, refuse
-from service.rulesets.bullseye.rules.depletion import depletion_amount
-from service.rulesets.bullseye.rules.dice import face_concerns
+from service.rulesets.bullseye.rules.conflicts.opening import player_fitness, refuse
+from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
+from service.rulesets.bullseye.rules.dice import supplied_roll_concerns
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 
 __all__ = [
@@ -80,15 +80,9 @@ def check_concerns(
                 )
             )
     elif check.roll is not None:
-        if check.seed is not None:
-            concerns.append(
-                refuse(
-                    RuleCode.ROLL_WITH_SEED,
-                    f"{pointer}/seed",
-                    "Supplied faces and a seed cannot be combined.",
-                )
-            )
-        concerns.extend(face_concerns(conflict.dice, check.roll.faces, f"{pointer}/roll/faces"))
+        concerns.extend(
+            supplied_roll_concerns(conflict.dice, check.roll.faces, check.seed, pointer)
+        )
     player = player_of(conflict, participant)
     if player is None:
         if check.bullseye:
@@ -100,7 +94,7 @@ def check_concerns(
                 )
             )
         return concerns
-    concerns.extend(fitness_concerns(player, pointer))
+    concerns.extend(player_fitness(player, pointer))
     if check.bullseye and conflict.bullseyes_used.get(participant, 0) >= player.bullseyes:
         concerns.append(
             refuse(
@@ -166,30 +160,38 @@ def _require_active(conflict: Conflict) -> None:
         )
 
 
+# In a pairing the player acts and the GM's side opposes.
+_PAIRING_LOSER = {
+    Loser.ACTOR: PairingLoser.PLAYERS,
+    Loser.OPPOSITION: PairingLoser.OPPOSITION,
+    Loser.NONE: PairingLoser.NONE,
+}
+
+
+def _side(threat: int, depletion_modifier: int) -> DepletionSide:
+    return DepletionSide(threat=threat, depletion_modifier=depletion_modifier)
+
+
 def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tuple[Conflict, Round]:
     """§4.3: every pairing against the scores from before the round, applied at once."""
     before = conflict.scores
     lost = dict.fromkeys(PairingLoser, 0)
     pairings = []
+    gm_side = _side(conflict.opposition.threat, conflict.opposition.depletion_modifier)
     for player in conflict.players:
         effort = efforts[player.id]
-        spread = gm.yield_ - effort.yield_
-        if spread > 0:
-            loser = PairingLoser.PLAYERS
-            amount = depletion_amount(spread, conflict.opposition.threat, player.depletion_modifier)
-        elif spread < 0:
-            loser = PairingLoser.OPPOSITION
-            amount = depletion_amount(spread, player.threat, conflict.opposition.depletion_modifier)
-        else:
-            loser, amount = PairingLoser.NONE, 0
-        lost[loser] += amount
+        # The player's check against the GM's yield as its target (§4.3): the spread is
+        # signed as any check's, and depletion is settled by the same rule (§2.4.2).
+        spread = effort.yield_ - gm.yield_
+        loser, amount = settle(spread, _side(player.threat, player.depletion_modifier), gm_side)
+        lost[_PAIRING_LOSER[loser]] += amount
         pairings.append(
             Pairing(
                 player=player.id,
                 gm_yield=gm.yield_,
                 player_yield=effort.yield_,
-                spread=abs(spread),
-                loser=loser,
+                spread=spread,
+                loser=_PAIRING_LOSER[loser],
                 amount=amount,
             )
         )

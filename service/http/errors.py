@@ -1,0 +1,96 @@
+"""The shell's HTTP errors: each becomes a catalogued problem in the one exception handler."""
+
+from __future__ import annotations
+
+from litestar.exceptions import HTTPException
+
+__all__ = [
+    "ApiKeyRequired",
+    "ConcurrentUpdate",
+    "Forbidden",
+    "IdempotencyKeyReused",
+    "PreconditionFailed",
+    "RequestInFlight",
+    "SessionFull",
+    "StoreError",
+    "StoreUnavailable",
+    "TooManyStreams",
+    "Unauthorized",
+    "UnsupportedMediaType",
+]
+
+
+class Unauthorized(HTTPException):
+    """No token, or one that does not open this session."""
+
+    status_code = 401
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail=detail, headers={"WWW-Authenticate": "Bearer"})
+
+
+class ApiKeyRequired(HTTPException):
+    """API keys are configured and the request carries none of them."""
+
+    status_code = 401
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail=detail, headers={"WWW-Authenticate": 'Bearer realm="api"'})
+
+
+class Forbidden(HTTPException):
+    """A valid token for another role."""
+
+    status_code = 403
+
+
+class ConcurrentUpdate(HTTPException):
+    """Too many writers at once."""
+
+    status_code = 409
+
+
+class RequestInFlight(HTTPException):
+    """The first request with this Idempotency-Key is still running."""
+
+    status_code = 409
+
+
+class SessionFull(HTTPException):
+    """A write would take a session past its ceiling of stored bytes."""
+
+    status_code = 409
+
+
+class TooManyStreams(HTTPException):
+    """This worker holds as many event streams open as it may."""
+
+    status_code = 503
+
+
+class PreconditionFailed(HTTPException):
+    """If-Match names another version."""
+
+    status_code = 412
+
+
+class IdempotencyKeyReused(HTTPException):
+    """The Idempotency-Key came with another body."""
+
+    status_code = 422
+
+
+class UnsupportedMediaType(HTTPException):
+    """The body is not JSON."""
+
+    status_code = 415
+
+
+class StoreError(Exception):
+    """The state store (Redis) could not be reached or answered with an error: a 503."""
+
+
+class StoreUnavailable(HTTPException):
+    """Redis cannot be reached."""
+
+    status_code = 503

@@ -1,0 +1,173 @@
+"""The problem catalog: every problem ``type`` the service can answer with, each resolvable
+at ``GET /problems/{code}``. The shell's own types are here; each ruleset registers its
+rule codes into it (a ruleset's codes carry its id: ``/problems/<id>/<code>``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from service.kernel.values import Value
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["PROBLEM_TYPES", "ProblemType", "problem_type", "register_problems"]
+
+
+class ProblemType(Value, frozen=True, kw_only=True):
+    """What ``GET /problems/{code}`` says about one problem type."""
+
+    code: str
+    type: str
+    status: int
+    title: str
+    description: str
+
+
+def _type(code: str, status: int, title: str, description: str) -> ProblemType:
+    return ProblemType(
+        code=code, type=f"/problems/{code}", status=status, title=title, description=description
+    )
+
+
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    p.code: p
+    for p in (
+        _type(
+            "invalid-body",
+            400,
+            "Body does not match the schema",
+            "The JSON body is well-formed but breaks the published schema: a wrong "
+            "type, a value out of bounds, a missing or unknown field. Each error has "
+            "a JSON pointer to the offending value.",
+        ),
+        _type("malformed-json", 400, "Malformed JSON", "The body is not valid JSON."),
+        _type("missing-body", 400, "Body required", "This operation needs a JSON body."),
+        _type(
+            "invalid-parameter",
+            400,
+            "Invalid parameter",
+            "A path or query parameter is missing, of the wrong type or out of bounds.",
+        ),
+        _type("not-found", 404, "Not found", "No such resource, or it has expired."),
+        _type(
+            "method-not-allowed",
+            405,
+            "Method not allowed",
+            "The resource exists but not for this method; see the Allow header.",
+        ),
+        _type(
+            "body-too-large",
+            413,
+            "Body too large",
+            "Request bodies are limited (64 KiB by default, MAX_BODY_BYTES).",
+        ),
+        _type(
+            "unsupported-media-type",
+            415,
+            "Unsupported media type",
+            "Bodies must be JSON: Content-Type application/json.",
+        ),
+        _type(
+            "unauthorized",
+            401,
+            "Token required",
+            "Session routes (a conflict, a scene, …) need one of that session's tokens: "
+            "Authorization: Bearer <token>, or the ruleset's token header "
+            "(X-Conflict-Token for Bullseye conflicts); an event stream also takes a stream "
+            "ticket.",
+        ),
+        _type(
+            "api-key-required",
+            401,
+            "API key required",
+            "This deployment requires a service API key on /v1 routes: X-API-Key: <key> "
+            "or Authorization: Bearer <key>.",
+        ),
+        _type(
+            "rate-limited",
+            429,
+            "Too many requests",
+            "This API key (or client address) sent more requests than RATE_LIMIT allows; "
+            "retry after Retry-After seconds. RateLimit-* headers show the budget.",
+        ),
+        _type(
+            "forbidden",
+            403,
+            "Not allowed for this token",
+            "The token opens the session but its role may not do this (the detail says "
+            "whose move it is): in a Bullseye conflict only the GM resolves rounds, makes the "
+            "outcome check and deletes, and a player submits only their own checks. An "
+            "Idempotency-Key is also bound to the participant who first sent it.",
+        ),
+        _type(
+            "concurrent-update",
+            409,
+            "Concurrent update",
+            "Too many clients changed the conflict at the same moment; retry.",
+        ),
+        _type(
+            "request-in-flight",
+            409,
+            "Request in flight",
+            "The first request with this Idempotency-Key has not finished; retry shortly.",
+        ),
+        _type(
+            "session-full",
+            409,
+            "Session full",
+            "The session's stored record (state, history and tokens) would pass its ceiling "
+            "(SESSION_MAX_BYTES, 1 MiB by default); nothing was written. End it and start "
+            "another.",
+        ),
+        _type(
+            "too-many-streams",
+            503,
+            "Too many event streams",
+            "This worker holds as many event streams open as SSE_MAX_CONNECTIONS allows; "
+            "retry after Retry-After seconds (another replica may take it).",
+        ),
+        _type(
+            "precondition-failed",
+            412,
+            "Version mismatch",
+            "If-Match named a version the session is no longer at; GET it again.",
+        ),
+        _type(
+            "idempotency-key-reused",
+            422,
+            "Idempotency-Key reused",
+            "The same Idempotency-Key was sent with another body, or to another operation "
+            "(method and path): a key names one request.",
+        ),
+        _type(
+            "internal-error",
+            500,
+            "Internal error",
+            "An unexpected error. It is logged with the request id; nothing internal is returned.",
+        ),
+        _type(
+            "store-unavailable",
+            503,
+            "State store unavailable",
+            "Redis, where conflict state lives, cannot be reached. Retry after the "
+            "Retry-After header's seconds.",
+        ),
+    )
+}
+
+
+def problem_type(code: str, status: int, title: str, description: str) -> ProblemType:
+    """A catalog entry: its ``type`` is ``/problems/{code}``, resolvable by GET."""
+    return _type(code, status, title, description)
+
+
+def register_problems(types: Iterable[ProblemType]) -> None:
+    """Add a ruleset's problem types to the catalog (again: a no-op; a clash: an error).
+
+    The catalog is per process: every app built in it serves the same rulesets.
+    """
+    for kind in types:
+        held = PROBLEM_TYPES.setdefault(kind.code, kind)
+        if held != kind:
+            raise ValueError(f"problem code {kind.code!r} is registered twice, differently")

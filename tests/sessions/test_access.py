@@ -1,0 +1,41 @@
+"""Roles and tokens of a session (ARCHITECTURE.md "Sessions"): one token per role, kept only
+as hashes; a GM is optional (the chase game has none)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.http.errors import Forbidden, Unauthorized
+from service.kernel.sessions import GM
+from service.sessions.access import issue_tokens, require, role_of
+
+
+def test_a_session_without_a_gm_has_player_tokens_only() -> None:
+    tokens, access = issue_tokens(["ana", "bo"], gm=False)
+    assert (tokens.gm, access.gm) == (None, None)
+    assert role_of(access, tokens.players["bo"], "chase") == "bo"
+    assert role_of(access, tokens.players["ana"], "chase") == "ana"
+
+
+def test_with_a_gm_each_token_opens_its_own_role_and_only_hashes_are_kept() -> None:
+    tokens, access = issue_tokens(["ana"], gm=True)
+    assert tokens.gm is not None
+    assert role_of(access, tokens.gm, "conflict") == GM
+    kept = [access.gm, *access.players.values()]
+    assert tokens.gm not in kept
+    assert tokens.players["ana"] not in kept
+    assert len(set(tokens.players.values()) | {tokens.gm}) == 2
+
+
+def test_a_token_of_another_session_opens_nothing() -> None:
+    _, access = issue_tokens(["ana"], gm=False)
+    other, _ = issue_tokens(["ana"], gm=True)
+    for token in (other.players["ana"], other.gm, ""):
+        with pytest.raises(Unauthorized):
+            role_of(access, token or "x", "chase")
+
+
+def test_the_wrong_role_is_told_whose_move_it_is() -> None:
+    with pytest.raises(Forbidden, match="Only the GM's token may resolve"):
+        require("ana", GM, "resolve a whole round")
+    require(GM, GM, "resolve a whole round")
