@@ -146,10 +146,26 @@ class OperationsController(Controller):
         ],
     ) -> ProblemType:
         """One problem type."""
-        try:
-            return PROBLEM_TYPES[code]
-        except KeyError:
-            raise NotFoundException(detail=f"No problem type '{code}'.") from None
+        return _problem_type(code)
+
+    @get(
+        "/problems/{ruleset:str}/{code:str}",
+        operation_id="getRulesetProblemType",
+        summary="What one of a ruleset's problem types means",
+        description="Rule problems of every ruleset but Bullseye are "
+        "`/problems/<ruleset id>/<code>`; this explains one.",
+        sync_to_thread=False,
+        responses=problem_responses(400, 404),
+    )
+    def ruleset_problem_type(
+        self,
+        ruleset: Annotated[
+            str, Parameter(max_length=40, description="A ruleset id, as GET /v1/rulesets lists.")
+        ],
+        code: Annotated[str, Parameter(max_length=64, description="A problem code.")],
+    ) -> ProblemType:
+        """One of a ruleset's problem types."""
+        return _problem_type(f"{ruleset}/{code}")
 
     @get("/openapi.json", include_in_schema=False, sync_to_thread=False)
     def openapi(self, openapi_document: NamedDependency[bytes]) -> Response[bytes]:
@@ -160,6 +176,13 @@ class OperationsController(Controller):
     def docs(self) -> str:
         """Swagger UI from the swagger-ui-bundle package: no CDN, works offline."""
         return DOCS_HTML
+
+
+def _problem_type(code: str) -> ProblemType:
+    try:
+        return PROBLEM_TYPES[code]
+    except KeyError:
+        raise NotFoundException(detail=f"No problem type '{code}'.") from None
 
 
 class RulesetIndexController(Controller):

@@ -3,8 +3,8 @@
 Per session (every key under the hash tag ``{<id>}``, see :mod:`service.sessions.keys`):
 
 * the **envelope** hash: ``v`` version, ``s`` the domain state, ``a`` the token hashes,
-  ``t`` the TTL in ms, ``h`` the bytes of history kept. Version and TTL live here, never
-  in the domain value;
+  ``t`` the TTL in ms, ``n`` the bytes of token hashes and history kept. Version and TTL
+  live here, never in the domain value;
 * the **history** list: what actions appended (rounds, moves), pushed by the write that
   made them and read on demand, so a write costs the same at round 100 as at round 1;
 * the **events** stream, read by event-stream clients;
@@ -54,7 +54,8 @@ EVENTS_MAXLEN = 1000
 CLOSED_EVENTS_TTL_MS = 300_000  # stream clients still see the closing event for five minutes
 
 # KEYS: 1 envelope, 2 events, 3 history, 4 idempotency (the envelope key when unused).
-# ARGV: 1 expected version ("0": must not exist), 2 state, 3 access ("" keeps it), 4 ttl ms,
+# ARGV: 1 expected version ("0": must not exist), 2 state, 3 access (given at creation
+# only, with the TTL; "" afterwards), 4 ttl ms,
 # 5 max bytes, 6 events maxlen, 7 idempotency record ("" none), 8 event count n,
 # 9 history count m, then n type/data pairs, then m history entries.
 # An idempotency key that already holds an answer ("D…") wins over everything: a retry of
@@ -64,32 +65,35 @@ if ARGV[7] ~= '' then
   local held = redis.call('GET', KEYS[4])
   if held and string.byte(held, 1) == 68 then return {'replay', held} end
 end
-local current = redis.call('HGET', KEYS[1], 'v')
+local now = redis.call('HMGET', KEYS[1], 'v', 'n')
+local current = now[1]
 if ARGV[1] == '0' then
   if current then return {'stale', '', '', '', '', '', ''} end
 elseif current ~= ARGV[1] then
-  local now = redis.call('HMGET', KEYS[1], 'v', 's', 'a', 't', 'h')
-  return {'stale', now[1] or '', now[2] or '', now[3] or '', now[4] or '', now[5] or '',
+  local held = redis.call('HMGET', KEYS[1], 'v', 's', 'a', 't', 'n')
+  return {'stale', held[1] or '', held[2] or '', held[3] or '', held[4] or '', held[5] or '',
           tostring(redis.call('PTTL', KEYS[1]))}
 end
 local n, m = tonumber(ARGV[8]), tonumber(ARGV[9])
-local kept = tonumber(redis.call('HGET', KEYS[1], 'h') or '0')
+local kept = tonumber(now[2] or '0') + string.len(ARGV[3])
 for i = 1, m do kept = kept + string.len(ARGV[9 + 2 * n + i]) end
-local access = ARGV[3]
-if access == '' then access = redis.call('HGET', KEYS[1], 'a') or '' end
-local total = kept + string.len(ARGV[2]) + string.len(access)
-if total > tonumber(ARGV[5]) then return {'full', tostring(total)} end
+if kept + string.len(ARGV[2]) > tonumber(ARGV[5]) then
+  return {'full', tostring(kept + string.len(ARGV[2]))}
+end
 local ttl = tonumber(ARGV[4])
-redis.call('HSET', KEYS[1], 'v', (tonumber(current) or 0) + 1, 's', ARGV[2], 'a', access,
-           't', ttl, 'h', kept)
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'v', 1, 's', ARGV[2], 'n', kept, 'a', ARGV[3], 't', ttl)
+else
+  redis.call('HSET', KEYS[1], 'v', tonumber(current) + 1, 's', ARGV[2], 'n', kept)
+end
 redis.call('PEXPIRE', KEYS[1], ttl)
 for i = 0, n - 1 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
              'type', ARGV[10 + 2 * i], 'data', ARGV[11 + 2 * i])
 end
-if n > 0 or redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
+redis.call('PEXPIRE', KEYS[2], ttl)
 for i = 1, m do redis.call('RPUSH', KEYS[3], ARGV[9 + 2 * n + i]) end
-if m > 0 or redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ttl) end
+redis.call('PEXPIRE', KEYS[3], ttl)
 if ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'PX', ttl) end
 return {'ok'}
 """
@@ -112,7 +116,7 @@ return answer
 # The access hashes stay as long as the stream, so stream readers can still authenticate
 # and see the end.
 _DELETE = """
-if redis.call('HDEL', KEYS[1], 's', 'v', 't', 'h') == 0 then return 0 end
+if redis.call('HDEL', KEYS[1], 's', 'v', 't', 'n') == 0 then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('DEL', KEYS[3])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', '1000', '*', 'type', ARGV[1], 'data', ARGV[2])

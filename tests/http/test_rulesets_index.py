@@ -84,3 +84,23 @@ def test_a_problem_code_registered_twice_differently_is_refused() -> None:
     with pytest.raises(ValueError, match="registered twice"):
         register_problems([clash])
     assert PROBLEM_TYPES[held.code] == held
+
+
+def test_a_rulesets_own_problem_types_resolve_under_its_id(client: TestClient) -> None:
+    """ARCHITECTURE.md "Routes": further rulesets' rule problems are /problems/<id>/<code>."""
+    kind = problem_type("example-game/too-many-dice", 422, "Too many dice", "A test entry.")
+    register_problems([kind])
+    try:
+        assert kind.type == "/problems/example-game/too-many-dice"
+        answer = client.get(kind.type)
+        assert answer.status_code == 200
+        assert answer.json() == {
+            "code": "example-game/too-many-dice",
+            "type": "/problems/example-game/too-many-dice",
+            "status": 422,
+            "title": "Too many dice",
+            "description": "A test entry.",
+        }
+        assert client.get("/problems/example-game/no-such-code").status_code == 404
+    finally:
+        PROBLEM_TYPES.pop(kind.code)  # the catalog is per process
