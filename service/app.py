@@ -149,6 +149,7 @@ def create_app(
             streams_client=streams_client,
             stopping=asyncio.Event(),  # set when the worker is told to stop
             gate=StreamGate(settings.sse_max_connections),
+            rng=server_rng,
         )
         app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:

@@ -21,6 +21,7 @@ from service.sessions.store import SessionStore
 from service.sessions.stream import EventReader, StreamGate
 
 if TYPE_CHECKING:
+    from service.kernel.dice import RandomSource
     from service.sessions.client import RedisClient
     from service.sessions.keys import SessionKind
     from service.settings import Settings
@@ -51,13 +52,16 @@ class StreamTicket(Value, frozen=True, kw_only=True):
 
 @dataclass(slots=True)
 class SessionHost:
-    """The Redis clients, the settings and each kind's engine, for one worker."""
+    """The Redis clients, the settings, the server's dice and each kind's engine, for one
+    worker. Session routes take it as their one dependency: with two or more, Litestar
+    resolves them in a task group, which cost a conflict round a tenth of its time."""
 
     settings: Settings
     client: RedisClient
     streams_client: RedisClient
     stopping: asyncio.Event
     gate: StreamGate
+    rng: RandomSource  # the server's dice, for rules that roll in a session
     _engines: dict[SessionSpec[Any], SessionEngine[Any]] = field(default_factory=dict)
 
     def engine(self, spec: SessionSpec[S]) -> SessionEngine[S]:

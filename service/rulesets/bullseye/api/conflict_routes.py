@@ -11,7 +11,7 @@ import time
 from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post, route
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.enums import HttpMethod
 from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
@@ -24,7 +24,6 @@ from service.http.errors import Forbidden
 from service.http.problems import problem_responses
 from service.kernel.sessions import GM
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
-from service.rulesets.bullseye.api.checks import ServerDice
 from service.rulesets.bullseye.api.conflict_views import (
     CONFLICTS,
     ConflictCreated,
@@ -79,13 +78,14 @@ ConflictToken = Annotated[
         "`Authorization: Bearer <token>`.",
     ),
 ]
-Conflicts = NamedDependency[Any]  # a SessionEngine[Conflict]; typed Any: no per-request check
-Sessions = NamedDependency[Any]  # the worker's SessionHost
+# The worker's SessionHost, typed Any: Litestar checks a typed dependency on every request.
+Sessions = NamedDependency[Any]
 
 
-def _conflicts(sessions: Sessions) -> SessionEngine[Conflict]:
-    host: SessionHost = sessions
-    return host.engine(CONFLICTS)
+def _conflicts(sessions: SessionHost) -> SessionEngine[Conflict]:
+    """The conflicts' engine: one per worker, looked up per request (a dependency of its
+    own would cost Litestar's resolution on every request)."""
+    return sessions.engine(CONFLICTS)
 
 
 class _Decides:
@@ -159,7 +159,6 @@ class ConflictController(Controller):
 
     path = "/conflicts"
     tags = ["conflicts"]
-    dependencies = {"conflicts": Provide(_conflicts, sync_to_thread=False)}
 
     @post(
         "/",
@@ -177,9 +176,9 @@ class ConflictController(Controller):
         self,
         data: Annotated[CreateConflict, Body(examples=CONFLICT_EXAMPLES)],
         sessions: Sessions,
-        conflicts: Conflicts,
     ) -> Response[ConflictCreated]:
         """Create the conflict and its tokens."""
+        conflicts = _conflicts(sessions)
         host: SessionHost = sessions
         ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
         applied = new_conflict(
@@ -234,14 +233,15 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        conflicts: Conflicts,
+        sessions: Sessions,
         x_conflict_token: ConflictToken = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[ConflictView]:
         """Read the conflict."""
+        conflicts = _conflicts(sessions)
         read = await conflicts.read(conflict_id, request, history=True)
         if isinstance(read, Response):
-            return read  # 304, no body
+            return read  # type: ignore[return-value]  # 304, no body
         stored, _ = read
         view = view_of(
             stored.state,
@@ -269,13 +269,15 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         data: Annotated[ResolveRound, Body()],
         request: Request[Any, Any, Any],
-        rng: ServerDice,
-        conflicts: Conflicts,
+        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """The round, resolved."""
+        conflicts = _conflicts(sessions)
+
+        rng = sessions.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             require(role, GM, "resolve a whole round")
@@ -309,16 +311,18 @@ class ConflictController(Controller):
         number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
         data: Annotated[SubmitCheck, Body()],
         request: Request[Any, Any, Any],
-        rng: ServerDice,
-        conflicts: Conflicts,
+        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """Accept one check; resolve the round if it was the last."""
+        conflicts = _conflicts(sessions)
         check = ParticipantCheck(
             **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
         )
+
+        rng = sessions.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             if role != GM and role != data.participant:
@@ -357,13 +361,15 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         data: Annotated[OutcomeRequest, Body()],
         request: Request[Any, Any, Any],
-        rng: ServerDice,
-        conflicts: Conflicts,
+        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[CheckResult]:
         """The outcome check."""
+        conflicts = _conflicts(sessions)
+
+        rng = sessions.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             require(role, GM, "make the outcome check")
@@ -384,10 +390,11 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        conflicts: Conflicts,
+        sessions: Sessions,
         x_conflict_token: ConflictToken = None,
     ) -> None:
         """Delete it; event-stream readers get `conflict.closed`."""
+        conflicts = _conflicts(sessions)
         stored = await conflicts.load(conflict_id)
         require(conflicts.role(request, stored.access), GM, "end the conflict")
         await conflicts.delete(conflict_id, ConflictClosed())
@@ -409,10 +416,10 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
         sessions: Sessions,
-        conflicts: Conflicts,
         x_conflict_token: ConflictToken = None,
     ) -> StreamTicket:
         """Issue a ticket."""
+        conflicts = _conflicts(sessions)
         host: SessionHost = sessions
         stored = await conflicts.load(conflict_id)
         role = conflicts.role(request, stored.access)
@@ -433,12 +440,12 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
         sessions: Sessions,
-        conflicts: Conflicts,
         last_event_id: LastEventId = None,
         ticket: StreamTicketParam = None,
         x_conflict_token: ConflictToken = None,
     ) -> Stream:
         """Stream the conflict's events."""
+        conflicts = _conflicts(sessions)
         host: SessionHost = sessions
         if ticket is not None:
             await host.ticket_role(CONFLICTS.kind, conflict_id, ticket)
