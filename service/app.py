@@ -180,10 +180,6 @@ def create_app(
     def provide_settings() -> Settings:
         return settings
 
-    def provide_sessions(state: State) -> SessionHost:
-        sessions: SessionHost = state.sessions
-        return sessions
-
     def provide_readiness(state: State) -> Readiness:
         sessions: SessionHost = state.sessions
 
@@ -209,7 +205,6 @@ def create_app(
             "rng": Provide(provide_rng, sync_to_thread=False),
             "ruleset_index": Provide(provide_index, sync_to_thread=False),
             "settings": Provide(provide_settings, sync_to_thread=False),
-            "sessions": Provide(provide_sessions, sync_to_thread=False),
             "readiness": Provide(provide_readiness, sync_to_thread=False),
             "openapi_document": Provide(provide_openapi, sync_to_thread=False),
         },

@@ -96,13 +96,18 @@ class SessionEngine(Generic[S]):
         return role_of(access, token, self.kind.kind)
 
     async def read(
-        self, session_id: str, request: Request[Any, Any, Any], *, history: bool = False
+        self,
+        session_id: str,
+        request: Request[Any, Any, Any],
+        *,
+        if_none_match: str | None,
+        history: bool = False,
     ) -> tuple[Stored[S], str] | Response[None]:
-        """The session and the caller's role; or 304 when ``If-None-Match`` names its
+        """The session and the caller's role; or 304 when ``if_none_match`` names its
         version (authorized first: a stranger learns nothing, not even the version)."""
         stored = await self.load(session_id, history=history)
         role = self.role(request, stored.access)
-        if request.headers.get("if-none-match", "").strip() == etag(stored.version):
+        if if_none_match is not None and if_none_match.strip() == etag(stored.version):
             return Response(None, status_code=304, headers={"ETag": etag(stored.version)})
         return stored, role
 

@@ -234,9 +234,8 @@ class SessionStore(Generic[S]):
         held = self._recent.get(session_id)
         usable = held is not None and (held.history is not None or not history)
         args = [str(held.version) if usable and held is not None else "", "1" if history else ""]
-        answer = await self._call(
-            self._read(keys=[self.kind.state(session_id), self.kind.history(session_id)], args=args)
-        )
+        state_key = self.kind.state(session_id)
+        answer = await self._call(self._read(keys=[state_key, f"{state_key}:history"], args=args))
         if usable:
             self._learn(copy_was_current=answer == 1)
         if answer == 1 and held is not None:

@@ -11,7 +11,6 @@ import time
 from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post, route
-from litestar.di import NamedDependency
 from litestar.enums import HttpMethod
 from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
@@ -52,7 +51,7 @@ from service.rulesets.bullseye.rules.conflicts import (
 )
 from service.sessions.access import issue_tokens, require
 from service.sessions.engine import Decision, SessionEngine, Step, etag
-from service.sessions.host import SessionHost, StreamTicket
+from service.sessions.host import StreamTicket, session_host
 from service.sessions.params import (
     IdempotencyKey,
     IfMatch,
@@ -78,14 +77,6 @@ ConflictToken = Annotated[
         "`Authorization: Bearer <token>`.",
     ),
 ]
-# The worker's SessionHost, typed Any: Litestar checks a typed dependency on every request.
-Sessions = NamedDependency[Any]
-
-
-def _conflicts(sessions: SessionHost) -> SessionEngine[Conflict]:
-    """The conflicts' engine: one per worker, looked up per request (a dependency of its
-    own would cost Litestar's resolution on every request)."""
-    return sessions.engine(CONFLICTS)
 
 
 class _Decides:
@@ -175,11 +166,11 @@ class ConflictController(Controller):
     async def create(
         self,
         data: Annotated[CreateConflict, Body(examples=CONFLICT_EXAMPLES)],
-        sessions: Sessions,
+        request: Request[Any, Any, Any],
     ) -> Response[ConflictCreated]:
         """Create the conflict and its tokens."""
-        conflicts = _conflicts(sessions)
-        host: SessionHost = sessions
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
         ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
         applied = new_conflict(
             conflict_id=new_id(),
@@ -233,13 +224,13 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         x_conflict_token: ConflictToken = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[ConflictView]:
         """Read the conflict."""
-        conflicts = _conflicts(sessions)
-        read = await conflicts.read(conflict_id, request, history=True)
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
+        read = await conflicts.read(conflict_id, request, if_none_match=if_none_match, history=True)
         if isinstance(read, Response):
             return read  # type: ignore[return-value]  # 304, no body
         stored, _ = read
@@ -269,15 +260,15 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         data: Annotated[ResolveRound, Body()],
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """The round, resolved."""
-        conflicts = _conflicts(sessions)
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
 
-        rng = sessions.rng
+        rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             require(role, GM, "resolve a whole round")
@@ -311,18 +302,18 @@ class ConflictController(Controller):
         number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
         data: Annotated[SubmitCheck, Body()],
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """Accept one check; resolve the round if it was the last."""
-        conflicts = _conflicts(sessions)
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
         check = ParticipantCheck(
             **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
         )
 
-        rng = sessions.rng
+        rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             if role != GM and role != data.participant:
@@ -361,15 +352,15 @@ class ConflictController(Controller):
         conflict_id: ConflictId,
         data: Annotated[OutcomeRequest, Body()],
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
         x_conflict_token: ConflictToken = None,
     ) -> Response[CheckResult]:
         """The outcome check."""
-        conflicts = _conflicts(sessions)
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
 
-        rng = sessions.rng
+        rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
             require(role, GM, "make the outcome check")
@@ -390,11 +381,11 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         x_conflict_token: ConflictToken = None,
     ) -> None:
         """Delete it; event-stream readers get `conflict.closed`."""
-        conflicts = _conflicts(sessions)
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
         stored = await conflicts.load(conflict_id)
         require(conflicts.role(request, stored.access), GM, "end the conflict")
         await conflicts.delete(conflict_id, ConflictClosed())
@@ -415,12 +406,11 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         x_conflict_token: ConflictToken = None,
     ) -> StreamTicket:
         """Issue a ticket."""
-        conflicts = _conflicts(sessions)
-        host: SessionHost = sessions
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
         stored = await conflicts.load(conflict_id)
         role = conflicts.role(request, stored.access)
         ticket: StreamTicket = await host.issue_ticket(CONFLICTS.kind, conflict_id, role)
@@ -439,14 +429,13 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        sessions: Sessions,
         last_event_id: LastEventId = None,
         ticket: StreamTicketParam = None,
         x_conflict_token: ConflictToken = None,
     ) -> Stream:
         """Stream the conflict's events."""
-        conflicts = _conflicts(sessions)
-        host: SessionHost = sessions
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
         if ticket is not None:
             await host.ticket_role(CONFLICTS.kind, conflict_id, ticket)
         else:
