@@ -23,7 +23,7 @@ from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
-from service.sessions.idempotency import Claim, Idempotency, answer_bytes, replay
+from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
 from service.sessions.store import Committed, Full, Replayed, SessionStore, Stale, Stored
 
 if TYPE_CHECKING:
@@ -143,8 +143,13 @@ class SessionEngine(Generic[S]):
         *,
         idempotency_key: str | None,
         if_match: str | None,
+        on_commit: Callable[[S, Decision[S]], None] | None = None,
     ) -> Response[bytes]:
-        """Run ``step`` on the stored session and store its result atomically."""
+        """Run ``step`` on the stored session and store its result atomically.
+
+        ``on_commit``: told the state replaced and the decision, once, when (and only
+        when) this request's decision is what was stored — never on a replay.
+        """
         # Start from this process's copy when copies have lately been current: then the
         # write is the only Redis round trip. A token's role never changes, so it may be
         # read off the copy; anything else decided on a copy is decided again on a fresh
@@ -155,7 +160,9 @@ class SessionEngine(Generic[S]):
             stored = await self.load(session_id)
         role = self.role(request, stored.access)
         if idempotency_key is None:
-            return await self._attempts(session_id, stored, fresh, role, step, if_match, None)
+            return await self._attempts(
+                session_id, stored, fresh, role, step, if_match, None, on_commit
+            )
         claimed = await self._idempotency.claim(
             session_id,
             idempotency_key,
@@ -167,13 +174,19 @@ class SessionEngine(Generic[S]):
         if isinstance(claimed, Response):
             return claimed
         try:
-            return await self._attempts(session_id, stored, fresh, role, step, if_match, claimed)
+            return await self._attempts(
+                session_id, stored, fresh, role, step, if_match, claimed, on_commit
+            )
         except RulesError as error:
             status, content = problem_body(error)
             answer = answer_bytes(
                 claimed.request, status, content, {"content-type": PROBLEM_MEDIA_TYPE}
             )
-            await self._idempotency.keep(session_id, claimed, answer, self.ttl_ms(stored))
+            held = await self._idempotency.keep(session_id, claimed, answer, self.ttl_ms(stored))
+            if held is not None and held[:1] == ANSWERED:
+                # This request outlived its lease and a retry of it was applied meanwhile
+                # (which is why the rules now refuse it): the retry's answer is the answer.
+                return replay(held, claimed.request)
             raise
         except BaseException:
             # Nothing was written under the key (or the answer is there: then the release
@@ -190,6 +203,7 @@ class SessionEngine(Generic[S]):
         step: Step[S],
         if_match: str | None,
         claim: Claim | None,
+        on_commit: Callable[[S, Decision[S]], None] | None,
     ) -> Response[bytes]:
         for _ in range(MAX_WRITE_ATTEMPTS):
             try:
@@ -223,6 +237,8 @@ class SessionEngine(Generic[S]):
             )
             match written:
                 case Committed():
+                    if on_commit is not None:
+                        on_commit(stored.state, decision)
                     return Response(
                         content,
                         status_code=decision.status,

@@ -52,6 +52,17 @@ return 0
 """
 
 
+# KEYS: the idempotency key. ARGV: this request's marker, its answer, ttl ms. Keeps the
+# answer only while the key still holds this request's marker (or nothing); else returns
+# what it holds — another run's answer must never be overwritten by this one's.
+_KEEP = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return held end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
+
+
 class IdempotencyRecord(Value, frozen=True, kw_only=True):
     """Who sent a key with what, and (once answered) the answer."""
 
@@ -98,6 +109,7 @@ class Idempotency:
         self._lease_ms = lease_ms
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
+        self._keep = client.register_script(_KEEP)
 
     async def claim(
         self, session_id: str, key: str, *, principal: str, method: str, path: str, body: bytes
@@ -137,14 +149,17 @@ class Idempotency:
         except RedisError:
             REDIS_ERRORS.inc()
 
-    async def keep(self, session_id: str, claim: Claim, answer: bytes, ttl_ms: int) -> None:
-        """Keep an answer that was not written with the state (a refusal)."""
+    async def keep(self, session_id: str, claim: Claim, answer: bytes, ttl_ms: int) -> bytes | None:
+        """Keep an answer that was not written with the state (a refusal), if the key is
+        still this request's; else what the key holds now (another run's answer or marker,
+        after this request's lease ran out)."""
         redis_key = self._kind.idempotency(session_id, claim.key)
         try:
-            await self._client.set(redis_key, answer, px=ttl_ms)
+            held = await self._keep(keys=[redis_key], args=[claim.marker, answer, ttl_ms])
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
+        return None if held == 1 else cast("bytes", held)
 
 
 def replay(held: bytes, request: IdempotencyRecord) -> Response[bytes]:

@@ -239,7 +239,8 @@ class SessionStore(Generic[S]):
         if usable:
             self._learn(copy_was_current=answer == 1)
         if answer == 1 and held is not None:
-            self._recent.move_to_end(session_id)
+            # Another coroutine may have evicted or forgotten it while this one waited.
+            self._remember(session_id, held)
             return held
         if answer == 0:
             self._forget(session_id)
@@ -318,7 +319,12 @@ class SessionStore(Generic[S]):
             self._learn(copy_was_current=outcome == b"ok")
         if outcome == b"ok":
             copy = self._recent.get(session_id)
-            if access is not None or copy is not None:
+            # The copy is brought forward only if it is the state this write replaced: one
+            # that a concurrent read (or write) in this process already moved on would get
+            # this write's history twice, or go back in time.
+            if copy is not None and copy.version != expected_version:
+                self._forget(session_id)
+            elif access is not None or copy is not None:
                 written = _written(copy, state, access, expected_version + 1, ttl_ms)
                 self._remember(
                     session_id,

@@ -114,12 +114,11 @@ async def _frames(
 ) -> AsyncIterator[bytes]:
     closed = reader.kind.closed_event
     reading: asyncio.Future[list[tuple[str, str, bytes]]] | None = None
+    stop = asyncio.ensure_future(stopping.wait())
     try:
         while True:
             reading = asyncio.ensure_future(reader.read(session_id, after, block_ms))
-            stop = asyncio.ensure_future(stopping.wait())
             await asyncio.wait((reading, stop), return_when=asyncio.FIRST_COMPLETED)
-            stop.cancel()
             if not reading.done():  # the worker is stopping: end here, the client resumes
                 yield STOPPING
                 return
@@ -139,8 +138,10 @@ async def _frames(
                 if event_type == closed:
                     return
     finally:
-        # However it ends — finished, failed, or cancelled when the client went away — the
-        # pending read is not left holding a connection, and the stream is counted out.
+        # However it ends — finished, failed, or cancelled when the client went away —
+        # neither the pending read nor the wait for the stop signal outlives it, and the
+        # stream is counted out.
+        stop.cancel()
         if reading is not None:
             reading.cancel()
         done()

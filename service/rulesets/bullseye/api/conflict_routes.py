@@ -79,20 +79,11 @@ ConflictToken = Annotated[
 ]
 
 
-class _Decides:
-    """A step that notes whether its (last) decision decided the conflict."""
-
-    def __init__(self, step: Step[Conflict]) -> None:
-        self._step = step
-        self.decided = False
-
-    def __call__(self, conflict: Conflict, role: str) -> Decision[Conflict]:
-        decision = self._step(conflict, role)
-        self.decided = (
-            decision.applied.state.status is ConflictStatus.DECIDED
-            and conflict.status is not ConflictStatus.DECIDED
-        )
-        return decision
+def _count_decided(before: Conflict, decision: Decision[Conflict]) -> None:
+    if decision.applied.state.status is ConflictStatus.DECIDED and (
+        before.status is not ConflictStatus.DECIDED
+    ):
+        CONFLICTS_DECIDED.inc()
 
 
 async def _act(
@@ -103,13 +94,14 @@ async def _act(
     idempotency_key: str | None,
     if_match: str | None,
 ) -> Response[bytes]:
-    counted = _Decides(step)
-    response = await conflicts.act(
-        conflict_id, request, counted, idempotency_key=idempotency_key, if_match=if_match
+    return await conflicts.act(
+        conflict_id,
+        request,
+        step,
+        idempotency_key=idempotency_key,
+        if_match=if_match,
+        on_commit=_count_decided,
     )
-    if counted.decided:  # not on a replay: the step did not run
-        CONFLICTS_DECIDED.inc()
-    return response
 
 
 def _with_gm_token(operation_id: str, **parameters: str) -> dict[str, Any]:
