@@ -22,7 +22,8 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json"))
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
 def test_example_characters(client: TestClient, path: Path) -> None:
-    """Each example sheet under tests/examples/characters gets exactly its expected verdict."""
+    """Each example sheet under tests/rulesets/bullseye/examples/characters gets exactly its
+    expected verdict."""
     example = json.loads(path.read_text())
     response = client.post("/v1/characters/validate", json=example["request"])
     assert response.status_code == 200
@@ -45,7 +46,7 @@ def test_every_violation_code_has_an_example_or_a_party_test() -> None:
 
 
 def test_the_published_example_is_the_valid_example_file(client: TestClient) -> None:
-    """The OpenAPI example and tests/examples/characters/valid-full-sheet.json are one sheet."""
+    """The OpenAPI example and the example file valid-full-sheet.json are one sheet."""
     example = json.loads((EXAMPLES / "valid-full-sheet.json").read_text())
     assert example["request"] == VALID_CHARACTER == CHARACTER_EXAMPLES[0].value
     published = client.get("/openapi.json").json()
