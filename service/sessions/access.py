@@ -7,7 +7,6 @@ link can carry when Authorization holds a service API key).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from service.http.errors import Forbidden, Unauthorized
 from service.kernel.sessions import GM
 from service.kernel.values import Value
+from service.sessions.keys import digest
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -40,7 +40,7 @@ class Tokens(Value, frozen=True, kw_only=True):
 
 def token_hash(token: str) -> str:
     """What is stored of a token."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return digest(token)
 
 
 def issue_tokens(players: Iterable[str], *, gm: bool) -> tuple[Tokens, Access]:

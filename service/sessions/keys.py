@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-__all__ = ["SessionKind"]
+__all__ = ["SessionKind", "digest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +30,11 @@ class SessionKind:
 
     def idempotency(self, session_id: str, key: str) -> str:
         """Where the first answer to ``Idempotency-Key: key`` is kept."""
-        return f"{self.state(session_id)}:idem:{_digest(key)}"
+        return f"{self.state(session_id)}:idem:{digest(key)}"
 
     def ticket(self, session_id: str, ticket: str) -> str:
         """A stream ticket's role, for as long as the ticket lives."""
-        return f"{self.state(session_id)}:ticket:{_digest(ticket)}"
+        return f"{self.state(session_id)}:ticket:{digest(ticket)}"
 
     @property
     def closed_event(self) -> str:
@@ -47,5 +47,6 @@ class SessionKind:
         return f"{self.kind}.expired"
 
 
-def _digest(text: str) -> str:
+def digest(text: str) -> str:
+    """What is stored of a secret or a client's key: its SHA-256, in hex."""
     return hashlib.sha256(text.encode()).hexdigest()

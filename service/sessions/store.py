@@ -381,10 +381,6 @@ class SessionStore(Generic[S]):
         access = await self._call(self._client.hget(self.kind.state(session_id), "a"))
         return self._decode_access(cast("bytes", access)) if access is not None else None
 
-    async def exists(self, session_id: str) -> bool:
-        """Whether the session is still stored (not deleted, not expired)."""
-        return bool(await self._call(self._client.hexists(self.kind.state(session_id), "s")))
-
     async def _call(self, pending: Any) -> Any:
         try:
             return await pending
