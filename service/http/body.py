@@ -15,7 +15,7 @@ import msgspec
 from litestar.dto import AbstractDTO
 from litestar.typing import FieldDefinition
 
-from service.http.errors import UnsupportedMediaType
+from service.http.errors import UnreadableBodyError, UnsupportedMediaType
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
@@ -69,11 +69,22 @@ class StrictJson(AbstractDTO[T], Generic[T]):
             raise UnsupportedMediaType(detail="Send the body as application/json.")
         try:
             return self._decoder.decode(value)
-        except msgspec.ValidationError:
+        except msgspec.ValidationError as error:
             # JSON Schema counts 3.0 as an integer; msgspec does not. Only on this cold
             # path, retry with integral floats made ints; any other error stands as is.
-            relaxed = _integral_floats_as_ints(msgspec.json.decode(value))
+            try:
+                relaxed = _integral_floats_as_ints(msgspec.json.decode(value))
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                raise error from None
             return msgspec.convert(relaxed, self.model_type, strict=True)
+        except UnicodeDecodeError:
+            raise UnreadableBodyError(
+                "invalid-utf8", "A string in the body is not valid UTF-8."
+            ) from None
+        except RecursionError:
+            raise UnreadableBodyError(
+                "too-deep", "The JSON is nested deeper than the decoder allows."
+            ) from None
 
 
 def _integral_floats_as_ints(node: Any) -> Any:

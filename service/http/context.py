@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 
-__all__ = ["REQUEST_ID", "current_request_id", "new_id"]
+__all__ = ["CLIENT_GONE", "REQUEST_ID", "current_request_id", "new_id"]
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
+# Set when the client hung up before its answer began: the error that follows is not ours.
+CLIENT_GONE: ContextVar[bool] = ContextVar("client_gone", default=False)
 
 
 def current_request_id() -> str | None:

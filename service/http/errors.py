@@ -16,6 +16,7 @@ __all__ = [
     "StoreUnavailable",
     "TooManyStreams",
     "Unauthorized",
+    "UnreadableBodyError",
     "UnsupportedMediaType",
 ]
 
@@ -94,3 +95,12 @@ class StoreUnavailable(HTTPException):
     """Redis cannot be reached."""
 
     status_code = 503
+
+
+class UnreadableBodyError(Exception):
+    """A body the JSON decoder cannot read: not UTF-8, or nested past its depth limit."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail

@@ -13,20 +13,23 @@ from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
 
-from service.http.context import REQUEST_ID, new_id
+from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
 from service.http.problems import problem_response
 from service.http.ratelimit import identity_of
 from service.logging import log_request
 from service.metrics import RATE_LIMITED, observe_request
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+    from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
     from service.http.ratelimit import Decision, RateLimiter
 
-__all__ = ["MAX_REQUEST_ID", "RequestShell"]
+__all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell"]
 
 MAX_REQUEST_ID = 128
+# Recorded (not sent) for a request whose client left before the answer began: nginx's
+# "client closed request", so aborts never count as the service's own 5xx.
+CLIENT_ABORT_STATUS = 499
 SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -96,6 +99,7 @@ class RequestShell:
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         status = 500
+        started_answer = False
         logged = False
         limiter: RateLimiter | None = scope["app"].state.rate_limiter
         decision = await self._rate_decision(limiter, scope) if limiter else None
@@ -113,22 +117,36 @@ class RequestShell:
             elapsed = time.perf_counter() - started
             method, route = scope["method"], scope.get("path_template", "unmatched")
             observe_request(method, route, status, elapsed)
-            log_request(
-                {
-                    "request_id": request_id,
-                    "method": method,
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": round(elapsed * 1000, 3),
-                    "session_id": _session_id(scope),
-                }
-            )
+            line = {
+                "request_id": request_id,
+                "method": method,
+                "path": scope["path"],
+                "status": status,
+                "duration_ms": round(elapsed * 1000, 3),
+                "session_id": _session_id(scope),
+            }
+            if status == CLIENT_ABORT_STATUS:
+                line["client_abort"] = True
+            log_request(line)
+
+        async def receive_watching() -> ReceiveMessage:
+            nonlocal status
+            message = await receive()
+            if message["type"] == "http.disconnect" and not started_answer:
+                status = CLIENT_ABORT_STATUS
+                CLIENT_GONE.set(True)
+            return message
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_answer
             if message["type"] == "http.response.start":
+                started_answer = True
+                if status == CLIENT_ABORT_STATUS:
+                    return  # nobody to answer: the handler's error for the lost body
                 status = message["status"]
                 message["headers"] = [*message.get("headers", ()), *added]
+            elif status == CLIENT_ABORT_STATUS:
+                return
             elif message["type"] == "http.response.body" and not message.get("more_body"):
                 # Before the last byte leaves: a stopping server may end the worker as soon
                 # as the client has it, before this coroutine runs again.
@@ -146,7 +164,9 @@ class RequestShell:
                 asgi_response: Any = refusal.to_asgi_response(app=None, request=None)  # type: ignore[arg-type]
                 await asgi_response(scope, receive, send_with_id)
                 return
-            await self._app(scope, receive, send_with_id)
+            await self._app(scope, receive_watching, send_with_id)
         finally:
             account()
             REQUEST_ID.reset(token)
+            if status == CLIENT_ABORT_STATUS:
+                CLIENT_GONE.set(False)

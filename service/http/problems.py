@@ -12,13 +12,14 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.response import Response
 
-from service.http.context import current_request_id
+from service.http.context import CLIENT_GONE, current_request_id
 from service.http.errors import (
     ApiKeyRequired,
     RequestInFlight,
     SessionFull,
     StoreError,
     TooManyStreams,
+    UnreadableBodyError,
 )
 from service.http.problem_types import PROBLEM_TYPES
 from service.kernel.errors import Concern, RulesError
@@ -42,22 +43,23 @@ _log = structlog.get_logger("service.errors")
 
 
 class ProblemError(Value, frozen=True, kw_only=True, omit_defaults=True):
-    """One precise reason: where (a JSON pointer into the body, or a parameter) and why."""
+    """One precise reason: a stable ``code`` to branch on, where (a JSON pointer into the
+    body, or a parameter) and why."""
 
+    code: str
     detail: str
     pointer: str | None = None
     parameter: str | None = None
-    code: str | None = None
 
 
 class Problem(Value, frozen=True, kw_only=True, omit_defaults=True):
-    """An RFC 9457 problem detail."""
+    """An RFC 9457 problem detail; ``errors`` is always present, possibly empty."""
 
     type: str
     title: str
     status: int
     detail: str
-    errors: tuple[ProblemError, ...] = ()
+    errors: tuple[ProblemError, ...]
     request_id: str | None = None
 
 
@@ -109,6 +111,24 @@ def problem_response(
     )
 
 
+# The ``code`` of each schema error, from the start of msgspec's message (first match wins).
+_SCHEMA_ERROR_CODES = (
+    ("Object contains unknown field", "unknown-field"),
+    ("Object missing required field", "missing-field"),
+    ("Invalid enum value", "invalid-choice"),
+)
+_WRONG_TYPE = re.compile(r"^Expected `[^`]*`, got `")
+
+
+def schema_error_code(reason: str) -> str:
+    """``unknown-field``, ``missing-field``, ``invalid-choice``, ``wrong-type`` or
+    ``out-of-range`` (a bound, a length or a pattern): stable codes for a schema error."""
+    for prefix, code in _SCHEMA_ERROR_CODES:
+        if reason.startswith(prefix):
+            return code
+    return "wrong-type" if _WRONG_TYPE.match(reason) else "out-of-range"
+
+
 _AT_PATH = re.compile(r"^(?P<detail>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.DOTALL)
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _MISSING_PARAMETER = re.compile(r"parameter '(?P<name>[^']+)'")
@@ -144,20 +164,30 @@ def _http_exception(exc: HTTPException) -> Response[bytes]:
             return problem_response(
                 "missing-body",
                 "This operation needs a JSON body.",
-                errors=(ProblemError(pointer="", detail="Body is empty."),),
+                errors=(ProblemError(code="missing-body", pointer="", detail="Body is empty."),),
             )
         errors = tuple(
-            ProblemError(parameter=str(e.get("key", "")), detail=str(e.get("message", "")))
+            ProblemError(
+                code="invalid-parameter",
+                parameter=str(e.get("key", "")),
+                detail=str(e.get("message", "")),
+            )
             for e in extra
             if isinstance(e, dict)
         )
         if not errors and (missing := _MISSING_PARAMETER.search(exc.detail)):
-            errors = (ProblemError(parameter=missing["name"], detail="Required."),)
+            errors = (
+                ProblemError(
+                    code="missing-parameter", parameter=missing["name"], detail="Required."
+                ),
+            )
         detail = errors[0].detail if len(errors) == 1 else "A parameter is invalid."
         if errors and errors[0].parameter:
             detail = f"{errors[0].parameter}: {detail}" if len(errors) == 1 else detail
         return problem_response("invalid-parameter", detail, errors=errors)
     code = _CODE_OF_EXCEPTION.get(type(exc)) or _STATUS_CODES.get(exc.status_code)
+    if code is None and CLIENT_GONE.get():
+        return problem_response("internal-error", "The client left before its body arrived.")
     if code is None:
         _log.warning("unmapped_http_exception", status=exc.status_code)
         return problem_response("internal-error", "Unexpected error.")
@@ -196,11 +226,21 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             return problem_response(
                 "invalid-body",
                 f"{reason} at '{pointer or '/'}'.",
-                errors=(ProblemError(pointer=pointer, detail=reason),),
+                errors=(
+                    ProblemError(code=schema_error_code(reason), pointer=pointer, detail=reason),
+                ),
             )
         case msgspec.DecodeError():
             return problem_response(
-                "malformed-json", str(exc), errors=(ProblemError(pointer="", detail=str(exc)),)
+                "malformed-json",
+                str(exc),
+                errors=(ProblemError(code="malformed-json", pointer="", detail=str(exc)),),
+            )
+        case UnreadableBodyError():
+            return problem_response(
+                "malformed-json",
+                exc.detail,
+                errors=(ProblemError(code=exc.code, pointer="", detail=exc.detail),),
             )
         case StoreError():
             retry_after = request.app.state.settings.redis_retry_after_seconds

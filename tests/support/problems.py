@@ -14,4 +14,7 @@ def assert_problem(response, status: int, code: str) -> dict:
     assert body["title"]
     assert body["detail"]
     assert "Traceback" not in response.text
+    # One shape for every problem: errors always present, each with a stable code.
+    assert isinstance(body["errors"], list), body
+    assert all(isinstance(error["code"], str) and error["code"] for error in body["errors"]), body
     return body
