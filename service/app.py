@@ -27,8 +27,8 @@ from service.http.operations import (
     OperationsController,
     Readiness,
     RulesetIndexController,
-    ping,
     ruleset_index,
+    store_condition,
 )
 from service.http.problem_types import register_problems
 from service.http.problems import handle_exception
@@ -183,8 +183,8 @@ def create_app(
     def provide_readiness(state: State) -> Readiness:
         sessions: SessionHost = state.sessions
 
-        async def ready() -> bool:
-            return await ping(sessions.client, settings.redis_socket_timeout)
+        async def ready() -> str:
+            return await store_condition(sessions.client, settings.redis_socket_timeout)
 
         return ready
 
@@ -266,7 +266,7 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    app.asgi_handler = RequestShell(app.asgi_handler, api_keys=bool(hashes))
+    app.asgi_handler = RequestShell(app.asgi_handler, key_hashes=hashes)
     return app
 
 

@@ -48,7 +48,9 @@ REQUEST_SECONDS = Histogram(
 CONFLICTS_CREATED = Counter("bullseye_conflicts_created", "Expanded conflicts created.")
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
-RATE_LIMITED = Counter("bullseye_rate_limited", "Requests refused by the rate limiter.")
+RATE_LIMITED = Counter(
+    "bullseye_rate_limited", "Requests refused by the rate limiter, by route.", ["route"]
+)
 SESSION_COPIES = Counter(
     "bullseye_session_copies",
     "Remembered session copies put to use, by kind (conflict, …) and whether they were "

@@ -48,6 +48,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     session_max_bytes: Annotated[int, Meta(ge=64 * 1024, le=64 * 1024 * 1024)] = 1024 * 1024
     api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
     rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
+    rate_limit_budget_seconds: Seconds = 0.05  # the longest a request waits for the limiter
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
     sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0

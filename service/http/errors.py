@@ -13,6 +13,7 @@ __all__ = [
     "RequestInFlight",
     "SessionFull",
     "StoreError",
+    "StoreFull",
     "StoreUnavailable",
     "TooManyStreams",
     "Unauthorized",
@@ -93,6 +94,12 @@ class StoreError(Exception):
 
 class StoreUnavailable(HTTPException):
     """Redis cannot be reached."""
+
+    status_code = 503
+
+
+class StoreFull(HTTPException):
+    """Redis refuses writes: it has reached its ``maxmemory``."""
 
     status_code = 503
 

@@ -8,10 +8,12 @@ middleware does), so 404s for unknown routes, 405s and every other framework err
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
+from litestar.utils import normalize_path
 
 from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
 from service.http.problems import problem_response
@@ -61,28 +63,42 @@ def _session_id(scope: Scope) -> str | None:
     return None
 
 
+def _route_of(scope: Scope) -> str:
+    """The route template a refused request would have reached, for its metrics."""
+    try:
+        route = scope["app"].asgi_router.handle_routing(
+            path=normalize_path(scope["path"]), method=scope.get("method")
+        )
+    except Exception:  # an unknown path or method: Litestar's routing raises for those
+        return "unmatched"
+    return str(route[4])
+
+
 class RequestShell:
     """ASGI middleware around the app's handler; one per app.
 
-    ``api_keys``: whether keys are configured (then the limiter counts per presented key).
-    The rate limiter is made in the app's lifespan and read from the app's state.
+    ``key_hashes``: the configured API keys' hashes; a request presenting one of them is
+    limited per key, any other per client address. The rate limiter is made in the app's
+    lifespan and read from the app's state.
     """
 
-    def __init__(self, app: ASGIApp, *, api_keys: bool) -> None:
+    def __init__(self, app: ASGIApp, *, key_hashes: tuple[str, ...]) -> None:
         self._app = app
-        self._api_keys = api_keys
+        self._key_hashes = frozenset(key_hashes)
 
     async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
         """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
         if not scope["path"].startswith("/v1/") or scope.get("method") == "OPTIONS":
             return None
         api_key = None
-        if self._api_keys:
+        if self._key_hashes:
             headers = dict(scope["headers"])
             api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
             scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
             if api_key is None and scheme.lower() == "bearer":
                 api_key = token.strip() or None
+            if api_key and hashlib.sha256(api_key.encode()).hexdigest() not in self._key_hashes:
+                api_key = None  # unknown keys count against their address
         client = scope.get("client")
         return await limiter.decide(identity_of(api_key, client[0] if client else None))
 
@@ -155,7 +171,8 @@ class RequestShell:
 
         try:
             if decision is not None and not decision.allowed:
-                RATE_LIMITED.inc()
+                scope["path_template"] = _route_of(scope)
+                RATE_LIMITED.labels(scope["path_template"]).inc()
                 refusal = problem_response(
                     "rate-limited",
                     f"More than {decision.limit} requests in the window; retry in "

@@ -14,9 +14,9 @@ from litestar.params import Parameter
 from litestar.response import Response
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreUnavailable
+from service.http.errors import StoreFull, StoreUnavailable
 from service.http.problem_types import PROBLEM_TYPES, ProblemType
-from service.http.problems import problem_responses
+from service.http.problems import is_out_of_memory, problem_responses
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, exposition
@@ -29,21 +29,25 @@ __all__ = [
     "ProblemTypeList",
     "Readiness",
     "RulesetIndexController",
-    "ping",
     "ruleset_index",
+    "store_condition",
 ]
 
 
-# Whether the state store answers now (the app wires it to a Redis PING).
-Readiness = NamedDependency[Callable[[], Awaitable[bool]]]
+# The state store's condition now: "ready", "unreachable" or "full" (see store_condition).
+Readiness = NamedDependency[Callable[[], Awaitable[str]]]
+READY_PROBE_KEY = "bullseye:readyz"
 
 
-async def ping(client: Any, timeout: float) -> bool:
-    """Whether Redis answers within ``timeout`` seconds."""
+async def store_condition(client: Any, timeout: float) -> str:
+    """``ready`` when Redis takes a tiny expiring write within ``timeout`` seconds, ``full``
+    when it refuses it for its maxmemory, else ``unreachable``. A write, not a PING: a full
+    Redis still answers PING."""
     try:
-        return bool(await asyncio.wait_for(client.ping(), timeout))
-    except (RedisError, OSError, TimeoutError):
-        return False
+        await asyncio.wait_for(client.set(READY_PROBE_KEY, b"1", px=1000), timeout)
+    except (RedisError, OSError, TimeoutError) as error:
+        return "full" if is_out_of_memory(error) else "unreachable"
+    return "ready"
 
 
 class ProblemTypeList(Value, frozen=True, kw_only=True):
@@ -102,12 +106,14 @@ class OperationsController(Controller):
         responses=problem_responses(503),
     )
     async def readyz(self, readiness: Readiness, settings: NamedDependency[Settings]) -> Health:
-        """503 with Retry-After while Redis is unreachable."""
-        if not await readiness():
-            raise StoreUnavailable(
-                detail="Redis is unreachable.",
-                headers={"Retry-After": str(settings.redis_retry_after_seconds)},
-            )
+        """503 with Retry-After while Redis is unreachable (``store-unavailable``) or
+        refuses writes for its maxmemory (``state-store-full``)."""
+        condition = await readiness()
+        retry_after = {"Retry-After": str(settings.redis_retry_after_seconds)}
+        if condition == "full":
+            raise StoreFull(detail="Redis is full: it refuses writes.", headers=retry_after)
+        if condition != "ready":
+            raise StoreUnavailable(detail="Redis is unreachable.", headers=retry_after)
         return Health(status="ready")
 
     @get("/metrics", include_in_schema=False, sync_to_thread=False)

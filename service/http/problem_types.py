@@ -153,6 +153,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Redis, where conflict state lives, cannot be reached. Retry after the "
             "Retry-After header's seconds.",
         ),
+        _type(
+            "state-store-full",
+            503,
+            "State store full",
+            "Redis refused the write: it has reached its maxmemory and evicts nothing "
+            "(or nothing evictable is left). Nothing was written; stateless routes still "
+            "answer. Operators: raise maxmemory or lower session TTLs.",
+        ),
     )
 }
 

@@ -11,6 +11,7 @@ import structlog
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.response import Response
+from redis.exceptions import OutOfMemoryError
 
 from service.http.context import CLIENT_GONE, current_request_id
 from service.http.errors import (
@@ -18,6 +19,7 @@ from service.http.errors import (
     RequestInFlight,
     SessionFull,
     StoreError,
+    StoreFull,
     TooManyStreams,
     UnreadableBodyError,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "Problem",
     "ProblemError",
     "handle_exception",
+    "is_out_of_memory",
     "problem_body",
     "problem_response",
     "problem_responses",
@@ -83,6 +86,7 @@ _CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {
     SessionFull: "session-full",
     TooManyStreams: "too-many-streams",
     ApiKeyRequired: "api-key-required",
+    StoreFull: "state-store-full",
 }
 
 
@@ -244,6 +248,14 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             )
         case StoreError():
             retry_after = request.app.state.settings.redis_retry_after_seconds
+            if is_out_of_memory(exc.__cause__):
+                _log.error("state_store_full", error=str(exc.__cause__))
+                return problem_response(
+                    "state-store-full",
+                    "Session state (Redis) is full and refused the write; nothing was written.",
+                    headers={"Retry-After": str(retry_after)},
+                )
+            _log.warning("state_store_unavailable", error=str(exc))
             return problem_response(
                 "store-unavailable",
                 "Session state (Redis) is unreachable; retry later.",
@@ -254,6 +266,14 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         case _:
             _log.exception("unhandled_exception", error_type=type(exc).__name__)
             return problem_response("internal-error", "Unexpected error.")
+
+
+def is_out_of_memory(error: BaseException | None) -> bool:
+    """Whether Redis refused a command for its ``maxmemory`` (from a script too, where the
+    refusal comes back as the script's error)."""
+    return isinstance(error, OutOfMemoryError) or (
+        error is not None and "OOM command not allowed" in str(error)
+    )
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:

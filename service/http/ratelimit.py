@@ -1,12 +1,16 @@
 """Rate limiting per API key (or client address), shared by every replica through Redis.
 
 Built on the ``limits`` library's sliding-window counter with its Redis storage, so the
-limit holds for the sum of all workers and replicas. If Redis cannot be reached the
-limiter steps aside: checks are never refused because of it.
+limit holds for the sum of all workers and replicas. Only a configured key counts apart:
+a request with no key or an unknown one counts against its client address, so made-up
+keys cannot each earn a fresh window (nor a Redis key). If Redis cannot answer within
+``RATE_LIMIT_BUDGET_SECONDS`` the limiter steps aside, and stays aside for a second so
+that a hung Redis costs one request that budget, not every request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from dataclasses import dataclass
@@ -20,7 +24,10 @@ from limits.errors import StorageError
 from service.metrics import REDIS_ERRORS
 from service.settings import Settings
 
-__all__ = ["Decision", "RateLimiter", "limits_uri"]
+__all__ = ["STAND_ASIDE_SECONDS", "Decision", "RateLimiter", "identity_of", "limits_uri"]
+
+# After Redis failed to answer in time, the limiter is not asked again for this long.
+STAND_ASIDE_SECONDS = 1.0
 
 _log = structlog.get_logger("service.ratelimit")
 
@@ -73,16 +80,23 @@ class RateLimiter:
             socket_connect_timeout=settings.redis_connect_timeout,
         )
         self._limiter = SlidingWindowCounterRateLimiter(storage)
+        self._budget = settings.rate_limit_budget_seconds
+        self._aside_until = 0.0
 
     async def decide(self, identity: str) -> Decision | None:
-        """Count one request of ``identity``; None when Redis cannot say (fail open)."""
+        """Count one request of ``identity``; None when Redis cannot say in time (fail open)."""
+        if self._aside_until and time.monotonic() < self._aside_until:
+            return None
         try:
-            allowed = await self._limiter.hit(self.item, identity)
-            stats = await self._limiter.get_window_stats(self.item, identity)
-        except StorageError as error:
+            async with asyncio.timeout(self._budget):
+                allowed = await self._limiter.hit(self.item, identity)
+                stats = await self._limiter.get_window_stats(self.item, identity)
+        except (StorageError, TimeoutError) as error:
             REDIS_ERRORS.inc()
+            self._aside_until = time.monotonic() + STAND_ASIDE_SECONDS
             _log.warning("rate_limiter_unavailable", error=type(error).__name__)
             return None
+        self._aside_until = 0.0
         reset = max(0, int(stats.reset_time - time.time() + 0.999))
         if reset == 0 and stats.remaining < self.item.amount:
             # limits reports 0 for a window's very first hit (its key's TTL is a whole

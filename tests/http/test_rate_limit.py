@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import random
+import time
+import uuid
 from pathlib import Path
 
 import httpx
+import redis
+from litestar.testing import TestClient
 
+from service.app import create_app
+from service.settings import Settings
 from tests.support.metrics import sample
+from tests.support.proxy import HoldingProxy
 from tests.support.served import ServedApp
 
 
@@ -73,4 +81,78 @@ def test_an_unreachable_limiter_refuses_nothing(tmp_path: Path) -> None:
         metrics = httpx.get(f"{app.url}/metrics").text
     finally:
         app.stop()
-    assert sample(metrics, "bullseye_redis_errors_total") >= 3
+    # Asked once; after that failure it stands aside instead of failing every request.
+    assert sample(metrics, "bullseye_redis_errors_total") == 1
+
+
+def test_unknown_keys_count_against_their_address_not_each_a_window(
+    redis_url: str, tmp_path: Path
+) -> None:
+    known_key = f"key-{uuid.uuid4().hex}"  # a window of its own, whatever ran before
+    env = {"REDIS_URL": redis_url, "RATE_LIMIT": "4/minute", "API_KEYS": known_key}
+    app = ServedApp(env, tmp_path / "log")
+    before = _limiter_keys(redis_url)
+    try:
+        app.wait_ready()
+        statuses = [
+            httpx.post(
+                f"{app.url}/v1/checks", json={"target": 5}, headers={"X-API-Key": f"made-up-{n}"}
+            ).status_code
+            for n in range(6)
+        ]
+        known = httpx.post(
+            f"{app.url}/v1/checks", json={"target": 5}, headers={"X-API-Key": known_key}
+        )
+    finally:
+        app.stop()
+    assert statuses == [401, 401, 401, 401, 429, 429]
+    assert known.status_code == 200  # a configured key keeps its own window
+    assert len(_limiter_keys(redis_url) - before) <= 2  # the address's and the known key's
+
+
+def test_refusals_are_counted_by_route(redis_url: str, tmp_path: Path) -> None:
+    app = ServedApp({"REDIS_URL": redis_url, "RATE_LIMIT": "1/minute"}, tmp_path / "log")
+    try:
+        app.wait_ready()
+        for _ in range(2):
+            httpx.get(f"{app.url}/v1/tables/effort")
+        httpx.post(f"{app.url}/v1/checks", json={"target": 5})
+        metrics = httpx.get(f"{app.url}/metrics").text
+    finally:
+        app.stop()
+    assert sample(metrics, "bullseye_rate_limited_total", route="/v1/tables/{name}") == 1
+    assert sample(metrics, "bullseye_rate_limited_total", route="/v1/checks") == 1
+    assert sample(metrics, "bullseye_http_requests_total", route="/v1/checks", status="429") == 1
+
+
+def test_a_hung_redis_costs_a_check_no_more_than_the_limiters_budget(
+    redis_url: str,
+) -> None:
+    proxy = HoldingProxy(redis_url)
+    settings = Settings(
+        redis_url=proxy.url, rate_limit="100/minute", redis_socket_timeout=5, log_format="json"
+    )
+    try:
+        with TestClient(create_app(settings, rng=random.Random(1))) as client:
+            assert "ratelimit-limit" in client.post("/v1/checks", json={"target": 5}).headers
+            proxy.hold_reply_to(b"ratelimit", seconds=3)
+            started = time.monotonic()
+            first = client.post("/v1/checks", json={"target": 5})
+            second = client.post("/v1/checks", json={"target": 5})
+            elapsed = time.monotonic() - started
+    finally:
+        proxy.close()
+    assert proxy.held == 1
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert "ratelimit-limit" not in first.headers  # the limiter stepped aside
+    assert "ratelimit-limit" not in second.headers  # and stays aside a moment
+    # Without the budget the first check alone would wait out the 3 s hold.
+    assert elapsed < 1.5, elapsed
+
+
+def _limiter_keys(redis_url: str) -> set[bytes]:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return set(client.scan_iter(match="bullseye:ratelimit*"))
+    finally:
+        client.close()
