@@ -257,6 +257,13 @@ def create_app(
                         description="A conflict's GM or player token, from its creation. "
                         "Conflict routes also accept it as the X-Conflict-Token header.",
                     ),
+                    "conflictTokenHeader": SecurityScheme(
+                        type="apiKey",
+                        name="X-Conflict-Token",
+                        security_scheme_in="header",
+                        description="A conflict's GM or player token in its own header "
+                        "(leaves Authorization free for an API key as a bearer token).",
+                    ),
                 }
             ),
             openapi_router=Router(

@@ -276,15 +276,30 @@ def is_out_of_memory(error: BaseException | None) -> bool:
     )
 
 
+# What each status means on any operation; the problem's `type` and `errors[].code` say
+# exactly which refusal it is (GET /problems lists them all).
+_STATUS_MEANINGS = {
+    400: "The body or a parameter is malformed or breaks the schema.",
+    401: "A token or API key is missing or wrong.",
+    403: "The token is valid but its role may not do this.",
+    404: "No such resource, or it has expired.",
+    409: "Conflicts with the session's state or another request in flight.",
+    412: "If-Match names another version of the session.",
+    413: "The body is larger than MAX_BODY_BYTES.",
+    415: "The body is not JSON.",
+    422: "A rule refuses the request (see `errors[].code`), or an Idempotency-Key was "
+    "reused with another request.",
+    503: "The state store (Redis) is unreachable or full, or no more event streams fit.",
+}
+
+
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """OpenAPI entries declaring that an operation may answer ``statuses`` with problems."""
     return {
         status: ResponseSpec(
             data_container=Problem,
             media_type=PROBLEM_MEDIA_TYPE,
-            description=", ".join(
-                sorted({p.title for p in PROBLEM_TYPES.values() if p.status == status})
-            ),
+            description=_STATUS_MEANINGS[status],
         )
         for status in statuses
     }

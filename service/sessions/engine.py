@@ -90,6 +90,11 @@ class SessionEngine(Generic[S]):
             raise self._missing(session_id)
         return stored
 
+    def require_token(self, request: Request[Any, Any, Any]) -> None:
+        """401 when the request presents no token at all: asked before the session is
+        looked up, so a caller without credentials learns nothing of which sessions exist."""
+        token_of(request, request.headers.get(self._token_header), self.kind.kind)
+
     def role(self, request: Request[Any, Any, Any], access: Access) -> str:
         """The role the request's token opens (401 when none)."""
         token = token_of(request, request.headers.get(self._token_header), self.kind.kind)
@@ -105,6 +110,7 @@ class SessionEngine(Generic[S]):
     ) -> tuple[Stored[S], str] | Response[None]:
         """The session and the caller's role; or 304 when ``if_none_match`` names its
         version (authorized first: a stranger learns nothing, not even the version)."""
+        self.require_token(request)
         stored = await self.load(session_id, history=history)
         role = self.role(request, stored.access)
         if if_none_match is not None and if_none_match.strip() == etag(stored.version):
@@ -157,6 +163,7 @@ class SessionEngine(Generic[S]):
         stored = self.store.copy_for_write(session_id)
         fresh = stored is None
         if stored is None:
+            self.require_token(request)
             stored = await self.load(session_id)
         role = self.role(request, stored.access)
         if idempotency_key is None:

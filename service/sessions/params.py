@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from litestar.datastructures import ResponseHeader
 from litestar.params import HeaderParameter, QueryParameter
 
-__all__ = ["IdempotencyKey", "IfMatch", "IfNoneMatch", "LastEventId", "StreamTicketParam"]
+__all__ = [
+    "CREATED_HEADERS",
+    "VERSION_HEADERS",
+    "IdempotencyKey",
+    "IfMatch",
+    "IfNoneMatch",
+    "LastEventId",
+    "StreamTicketParam",
+]
+
+# Declared for the OpenAPI document (service.http.openapi_contract describes them).
+VERSION_HEADERS = [ResponseHeader(name="ETag", documentation_only=True)]
+CREATED_HEADERS = [*VERSION_HEADERS, ResponseHeader(name="Location", documentation_only=True)]
 
 IdempotencyKey = Annotated[
     str | None,

@@ -2,9 +2,10 @@
 
 Served by its own process (not the in-process ASGI transport, which would run the
 lifespan per request), with examples, coverage, fuzzing and stateful phases (following
-the OpenAPI links from a created conflict, its id and GM token carried along), positive
-and negative data, and every check enabled — once as deployed by default, once with
-service API keys required.
+the OpenAPI links from a created conflict, its id carried along and its GM token sent by
+the auth hook in schemathesis_hooks.py), positive and negative data, and every check
+enabled (schemathesis.toml) — once as deployed by default, once with service API keys
+required. Any warning fails the run.
 """
 
 from __future__ import annotations
@@ -16,17 +17,40 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
-from tests.support.served import ServedApp
+from tests.support.bullseye_conflicts import conflict_body
+from tests.support.served import ROOT, ServedApp
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")
 API_KEY = "schemathesis-key-7d2f"
 
 
-def run_schemathesis(url: str, workdir: Path, *extra: str, max_examples: str) -> None:
+def _conflict_env(url: str, headers: dict[str, str]) -> dict[str, str]:
+    """A conflict for the fuzzing phases to act on, and its GM token for the auth hook."""
+    created = httpx.post(f"{url}/v1/conflicts", json=conflict_body(), headers=headers).json()
+    return {
+        "SCHEMATHESIS_CONFLICT_ID": created["id"],
+        "SCHEMATHESIS_CONFLICT_TOKEN": created["tokens"]["gm"],
+    }
+
+
+def run_schemathesis(
+    url: str,
+    workdir: Path,
+    *extra: str,
+    max_examples: str,
+    headers: dict[str, str] | None = None,
+) -> None:
     st = Path(sys.executable).with_name("st")
+    env = {
+        **os.environ,
+        **_conflict_env(url, headers or {}),
+        "SCHEMATHESIS_HOOKS": "tests.contract.schemathesis_hooks",
+        "PYTHONPATH": str(ROOT),
+    }
     result = subprocess.run(
         [
             str(st),
@@ -37,8 +61,6 @@ def run_schemathesis(url: str, workdir: Path, *extra: str, max_examples: str) ->
             f"{url}/openapi.json",
             "--phases",
             "examples,coverage,fuzzing,stateful",
-            "--checks",
-            "all",
             "--mode",
             "all",
             "--max-examples",
@@ -57,6 +79,7 @@ def run_schemathesis(url: str, workdir: Path, *extra: str, max_examples: str) ->
             *extra,
         ],
         cwd=workdir,  # its crash cache and reports stay out of the work tree
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,
@@ -67,6 +90,7 @@ def run_schemathesis(url: str, workdir: Path, *extra: str, max_examples: str) ->
         result.stdout[failures_start:][:20000] if failures_start >= 0 else result.stdout[-6000:]
     )
     assert result.returncode == 0, summary
+    assert "WARNINGS" not in result.stdout, result.stdout[result.stdout.find("WARNINGS") :]
     for phase in ("Examples", "Coverage", "Fuzzing", "Stateful"):
         assert f"✅ {phase}" in result.stdout, f"phase {phase} did not pass:\n{summary}"
     counts = re.search(r"^\s+(\d+) generated, (\d+) passed(?:, \d+ skipped)?$", result.stdout, re.M)
@@ -93,4 +117,11 @@ def keyed_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def test_schemathesis_with_api_keys_required(keyed_url: str, tmp_path: Path) -> None:
     """Keys on and supplied: zero failures, and ``ignored_auth`` sees a request without
     the key refused."""
-    run_schemathesis(keyed_url, tmp_path, "--header", f"X-API-Key: {API_KEY}", max_examples="30")
+    run_schemathesis(
+        keyed_url,
+        tmp_path,
+        "--header",
+        f"X-API-Key: {API_KEY}",
+        max_examples="30",
+        headers={"X-API-Key": API_KEY},
+    )

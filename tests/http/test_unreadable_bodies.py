@@ -85,4 +85,5 @@ def test_schema_errors_carry_a_stable_code(
 
 
 def test_a_problem_without_reasons_still_has_an_empty_errors_list(client: TestClient) -> None:
-    assert assert_problem(client.get("/v1/conflicts/nope"), 404, "not-found")["errors"] == []
+    response = client.get("/v1/conflicts/nope", headers={"Authorization": "Bearer t"})
+    assert assert_problem(response, 404, "not-found")["errors"] == []

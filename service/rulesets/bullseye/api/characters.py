@@ -13,11 +13,15 @@ from service.kernel.values import Value
 from service.rulesets.bullseye.api.examples import CHARACTER_EXAMPLES, PARTY_EXAMPLES
 from service.rulesets.bullseye.rules.characters import (
     Character,
-    SheetReport,
+    CharacterValidationReport,
     Variants,
     validate_character,
 )
-from service.rulesets.bullseye.rules.parties import Party, PartyReport, validate_party
+from service.rulesets.bullseye.rules.parties import (
+    PartyValidation,
+    PartyValidationReport,
+    validate_party,
+)
 
 __all__ = ["CharacterController", "CharacterValidation"]
 
@@ -68,7 +72,7 @@ class CharacterController(Controller):
     )
     def validate_character(
         self, data: Annotated[CharacterValidation, Body(examples=CHARACTER_EXAMPLES)]
-    ) -> SheetReport:
+    ) -> CharacterValidationReport:
         """Every violation and warning, the points and the conditions."""
         return validate_character(data.character, data.variants, data.previous)
 
@@ -80,12 +84,14 @@ class CharacterController(Controller):
         "`contribution` to the shared score from its own budget; the shared score is 20 plus "
         "every contribution (decision on §7.5). Party-level violations (duplicate character "
         "names, a member's own depletable named like the group's) come with pointers too.",
-        dto=StrictJson[Party],
+        dto=StrictJson[PartyValidation],
         return_dto=None,
         status_code=200,
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415),
     )
-    def validate_party(self, data: Annotated[Party, Body(examples=PARTY_EXAMPLES)]) -> PartyReport:
+    def validate_party(
+        self, data: Annotated[PartyValidation, Body(examples=PARTY_EXAMPLES)]
+    ) -> PartyValidationReport:
         """Every member's verdict and the group's."""
         return validate_party(data)

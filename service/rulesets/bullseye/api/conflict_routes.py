@@ -14,7 +14,7 @@ from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import Body, HeaderParameter, Parameter
+from litestar.params import Body, Parameter
 from litestar.response import Response, Stream
 
 from service.http.body import StrictJson
@@ -33,7 +33,12 @@ from service.rulesets.bullseye.api.conflict_views import (
     SubmitCheck,
     view_of,
 )
-from service.rulesets.bullseye.api.examples import CONFLICT_EXAMPLES
+from service.rulesets.bullseye.api.examples import (
+    CONFLICT_EXAMPLES,
+    OUTCOME_EXAMPLES,
+    ROUND_EXAMPLES,
+    SUBMIT_EXAMPLES,
+)
 from service.rulesets.bullseye.rules.checks import CheckResult
 from service.rulesets.bullseye.rules.conflicts import (
     CONFLICT_EVENTS,
@@ -53,6 +58,8 @@ from service.sessions.access import issue_tokens, require
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import StreamTicket, session_host
 from service.sessions.params import (
+    CREATED_HEADERS,
+    VERSION_HEADERS,
     IdempotencyKey,
     IfMatch,
     IfNoneMatch,
@@ -63,20 +70,12 @@ from service.sessions.stream import event_stream_response, is_stream_id
 
 __all__ = ["CREATED_LINKS", "ConflictController"]
 
-# A token is required, as the bearer credential or as the X-Conflict-Token header parameter
-# (which links can carry); hence the bearer scheme is one alternative, the parameter the other.
-TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {}]
+# A token is required: as the bearer credential, or in the X-Conflict-Token header (which
+# leaves Authorization free for a bearer API key).
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {"conflictTokenHeader": []}]
+# An event stream may be opened with a ticket (a query parameter) instead of a token.
+TOKEN_OR_TICKET: list[dict[str, list[str]]] = [*TOKEN_REQUIRED, {}]
 ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
-ConflictToken = Annotated[
-    str | None,
-    HeaderParameter(
-        name="X-Conflict-Token",
-        max_length=128,
-        required=False,
-        description="The conflict's GM or player token; when present it is used instead of "
-        "`Authorization: Bearer <token>`.",
-    ),
-]
 
 
 def _count_decided(before: Conflict, decision: Decision[Conflict]) -> None:
@@ -104,25 +103,26 @@ async def _act(
     )
 
 
-def _with_gm_token(operation_id: str, **parameters: str) -> dict[str, Any]:
+def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
     return {
         "operationId": operation_id,
-        "parameters": {
-            "conflict_id": "$response.body#/id",
-            "header.X-Conflict-Token": "$response.body#/tokens/gm",
-            **parameters,
-        },
+        "parameters": {"conflict_id": "$response.body#/id", **parameters},
+        "description": "With a token of the conflict (`tokens` in this answer).",
     }
 
 
-# OpenAPI links from a created conflict to what can be done with it, carrying its id and
-# the GM's token, so that clients and stateful fuzzers can follow them.
+# OpenAPI links from a created conflict to what can be done with it, carrying its id (the
+# token is a credential: a security scheme, not a link parameter).
 CREATED_LINKS = {
-    "GetConflict": _with_gm_token("getConflict"),
-    "ResolveRound": _with_gm_token("resolveRound"),
-    "SubmitGmCheck": _with_gm_token("submitRoundCheck", number="$response.body#/round"),
-    "MakeOutcomeCheck": _with_gm_token("makeOutcomeCheck"),
-    "DeleteConflict": _with_gm_token("deleteConflict"),
+    "GetConflict": _to("getConflict"),
+    "ResolveRound": _to("resolveRound"),
+    "SubmitGmCheck": {
+        **_to("submitRoundCheck", number="$response.body#/round"),
+        "requestBody": {"participant": "gm"},
+    },
+    "MakeOutcomeCheck": _to("makeOutcomeCheck"),
+    "CreateStreamTicket": _to("createStreamTicket"),
+    "DeleteConflict": _to("deleteConflict"),
 }
 
 _EVENTS_DESCRIPTION = (
@@ -146,6 +146,7 @@ class ConflictController(Controller):
     @post(
         "/",
         operation_id="createConflict",
+        response_headers=CREATED_HEADERS,
         summary="Start an expanded conflict",
         description="§4.2: the players' score is the total magnitude of every PC's relevant "
         "qualities; the opposition's is that times the number of PCs. The answer carries "
@@ -203,6 +204,7 @@ class ConflictController(Controller):
     @get(
         "/{conflict_id:str}",
         operation_id="getConflict",
+        response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The conflict as it stands",
         description="Any token of the conflict may read it. `ETag` is its version; with "
@@ -216,7 +218,6 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        x_conflict_token: ConflictToken = None,
         if_none_match: IfNoneMatch = None,
     ) -> Response[ConflictView]:
         """Read the conflict."""
@@ -237,6 +238,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds",
         operation_id="resolveRound",
+        response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Resolve the whole current round (GM)",
         description="§4.3: the GM's check against each player's, simultaneously, every "
@@ -250,11 +252,10 @@ class ConflictController(Controller):
     async def resolve_round(
         self,
         conflict_id: ConflictId,
-        data: Annotated[ResolveRound, Body()],
+        data: Annotated[ResolveRound, Body(examples=ROUND_EXAMPLES)],
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-        x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """The round, resolved."""
         host = session_host(request)
@@ -272,6 +273,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds/{number:int}/checks",
         operation_id="submitRoundCheck",
+        response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="One participant's check for round n",
         description="The GM's token submits for `gm`, a player's token for that player. "
@@ -292,11 +294,10 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
-        data: Annotated[SubmitCheck, Body()],
+        data: Annotated[SubmitCheck, Body(examples=SUBMIT_EXAMPLES)],
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-        x_conflict_token: ConflictToken = None,
     ) -> Response[Round]:
         """Accept one check; resolve the round if it was the last."""
         host = session_host(request)
@@ -328,6 +329,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/outcome",
         operation_id="makeOutcomeCheck",
+        response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The final check of the winning side (GM)",
         description="§4.4: after the conflict is decided, the winning side checks against "
@@ -342,11 +344,10 @@ class ConflictController(Controller):
     async def outcome(
         self,
         conflict_id: ConflictId,
-        data: Annotated[OutcomeRequest, Body()],
+        data: Annotated[OutcomeRequest, Body(examples=OUTCOME_EXAMPLES)],
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-        x_conflict_token: ConflictToken = None,
     ) -> Response[CheckResult]:
         """The outcome check."""
         host = session_host(request)
@@ -373,11 +374,11 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        x_conflict_token: ConflictToken = None,
     ) -> None:
         """Delete it; event-stream readers get `conflict.closed`."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
+        conflicts.require_token(request)
         stored = await conflicts.load(conflict_id)
         require(conflicts.role(request, stored.access), GM, "end the conflict")
         await conflicts.delete(conflict_id, ConflictClosed())
@@ -398,11 +399,11 @@ class ConflictController(Controller):
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
-        x_conflict_token: ConflictToken = None,
     ) -> StreamTicket:
         """Issue a ticket."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
+        conflicts.require_token(request)
         stored = await conflicts.load(conflict_id)
         role = conflicts.role(request, stored.access)
         ticket: StreamTicket = await host.issue_ticket(CONFLICTS.kind, conflict_id, role)
@@ -411,7 +412,7 @@ class ConflictController(Controller):
     @get(
         "/{conflict_id:str}/events",
         operation_id="streamConflictEvents",
-        security=TOKEN_REQUIRED,
+        security=TOKEN_OR_TICKET,
         summary="Server-sent events of the conflict",
         description=_EVENTS_DESCRIPTION,
         responses=problem_responses(400, 401, 404, 503),
@@ -423,7 +424,6 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         last_event_id: LastEventId = None,
         ticket: StreamTicketParam = None,
-        x_conflict_token: ConflictToken = None,
     ) -> Stream:
         """Stream the conflict's events."""
         host = session_host(request)
@@ -431,6 +431,7 @@ class ConflictController(Controller):
         if ticket is not None:
             await host.ticket_role(CONFLICTS.kind, conflict_id, ticket)
         else:
+            conflicts.require_token(request)
             access = await conflicts.store.load_access(conflict_id)
             if access is None:
                 raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from service.kernel.bounds import Name
+from service.kernel.bounds import Name, Timestamp
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.checks import CheckResult
 from service.rulesets.bullseye.rules.conflicts import (
@@ -78,7 +78,7 @@ class ConflictView(Value, frozen=True, kw_only=True):
     submitted: tuple[str, ...]
     waiting_for: tuple[str, ...]
     bullseyes_left: dict[str, int]
-    expires_at: str
+    expires_at: Timestamp
     version: int
 
 
@@ -95,8 +95,9 @@ class ConflictCreated(ConflictView, frozen=True, kw_only=True):
     tokens: ConflictTokens
 
 
-class SubmissionAccepted(Value, frozen=True, kw_only=True):
-    """A check that waits for the rest of its round."""
+class SubmissionAccepted(Value, frozen=True, kw_only=True, tag_field="kind", tag="submission"):
+    """A check that waits for the rest of its round (``kind: submission``; a check that
+    completes the round answers the resolved round, ``kind: round``)."""
 
     round: int
     participant: str
@@ -132,6 +133,6 @@ def view_of(
         bullseyes_left={
             p.id: p.bullseyes - conflict.bullseyes_used.get(p.id, 0) for p in conflict.players
         },
-        expires_at=datetime.fromtimestamp(expires_at, UTC).isoformat(),
+        expires_at=datetime.fromtimestamp(expires_at, UTC),
         version=version,
     )

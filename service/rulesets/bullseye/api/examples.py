@@ -194,3 +194,23 @@ _CONFLICT = {
 }
 
 CONFLICT_EXAMPLES = [Example(summary="Two PCs against bandits", value=_CONFLICT)]
+
+# Acting on the conflict above (server dice): a whole round, one check, the final check.
+ROUND_EXAMPLES = [
+    Example(
+        summary="The GM resolves a whole round",
+        value={
+            "gm": {"qualities": [{"name": "Outnumber them", "type": "intrinsic", "magnitude": 6}]},
+            "players": {
+                "ana": {"qualities": [{"name": "Duelist", "type": "experiential", "magnitude": 7}]},
+                "bo": {"qualities": [{"name": "Giant", "type": "intrinsic", "magnitude": 8}]},
+            },
+        },
+    )
+]
+SUBMIT_EXAMPLES = [Example(summary="The GM's check for the round", value={"participant": "gm"})]
+OUTCOME_EXAMPLES = [
+    Example(
+        summary="The opposition's final check (§4.4)", value={"target": 10, "checks": {"gm": {}}}
+    )
+]

@@ -25,13 +25,13 @@ __all__ = [
     "DEPLETABLE_MAX",
     "STARTING_MAGNITUDE",
     "Character",
+    "CharacterValidationReport",
     "DepletableQuality",
     "Finding",
     "Points",
     "Quality",
     "QualityCondition",
     "SheetCode",
-    "SheetReport",
     "Variants",
     "validate_character",
 ]
@@ -142,7 +142,7 @@ class QualityCondition(Value, frozen=True, kw_only=True):
     thresholds: Thresholds
 
 
-class SheetReport(Value, frozen=True, kw_only=True):
+class CharacterValidationReport(Value, frozen=True, kw_only=True):
     """The verdict on a sheet."""
 
     valid: bool
@@ -465,7 +465,7 @@ def validate_character(
     prefix: str = "/character",
     previous_prefix: str = "/previous",
     group_contribution: int | None = None,
-) -> SheetReport:
+) -> CharacterValidationReport:
     """Every violation and warning of ``character`` under ``variants``, and its points.
 
     ``group_contribution`` is set when the character belongs to a §7.5 group: the points it
@@ -498,7 +498,7 @@ def validate_character(
         for item in character.depletable
         if item.maximum >= 1
     )
-    return SheetReport(
+    return CharacterValidationReport(
         valid=not found.violations,
         violations=tuple(found.violations),
         warnings=tuple(found.warnings),

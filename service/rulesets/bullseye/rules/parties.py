@@ -11,15 +11,22 @@ from service.kernel.values import Value
 from service.rulesets.bullseye.rules.characters import (
     DEPLETABLE_BASE,
     Character,
+    CharacterValidationReport,
     Finding,
     SheetCode,
-    SheetReport,
     Variants,
     validate_character,
 )
 from service.rulesets.bullseye.rules.conditions import Thresholds, thresholds
 
-__all__ = ["GroupDepletable", "GroupScore", "Party", "PartyMember", "PartyReport", "validate_party"]
+__all__ = [
+    "GroupDepletable",
+    "GroupScore",
+    "PartyMember",
+    "PartyValidation",
+    "PartyValidationReport",
+    "validate_party",
+]
 
 MAX_PARTY = 12
 
@@ -43,7 +50,7 @@ class PartyMember(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     previous: Character | None = None
 
 
-class Party(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class PartyValidation(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Several characters sharing one depletable quality (§7.5)."""
 
     group_depletable: GroupDepletable
@@ -60,16 +67,16 @@ class GroupScore(Value, frozen=True, kw_only=True):
     thresholds: Thresholds
 
 
-class PartyReport(Value, frozen=True, kw_only=True):
+class PartyValidationReport(Value, frozen=True, kw_only=True):
     """The verdict on the group: its own findings, and each member's."""
 
     valid: bool
     violations: tuple[Finding, ...]
-    members: tuple[SheetReport, ...]
+    members: tuple[CharacterValidationReport, ...]
     group: GroupScore
 
 
-def validate_party(party: Party) -> PartyReport:
+def validate_party(party: PartyValidation) -> PartyValidationReport:
     """Validate every member (paying its contribution from its own budget) and the group."""
     members = tuple(
         validate_character(
@@ -123,7 +130,7 @@ def validate_party(party: Party) -> PartyReport:
         contributions=contributions,
         thresholds=thresholds(maximum),
     )
-    return PartyReport(
+    return PartyValidationReport(
         valid=not violations and all(member.valid for member in members),
         violations=tuple(violations),
         members=members,

@@ -77,7 +77,12 @@ def test_a_round_submitted_check_by_check(client: TestClient) -> None:
         headers=bearer(ana),
     )
     assert first.status_code == 202
-    assert first.json() == {"round": 1, "participant": "ana", "waiting_for": ["gm", "bo"]}
+    assert first.json() == {
+        "kind": "submission",
+        "round": 1,
+        "participant": "ana",
+        "waiting_for": ["gm", "bo"],
+    }
     assert_problem(
         client.post(
             f"{path}/rounds/1/checks", json={"participant": "bo", **faces(1)}, headers=bearer(ana)
@@ -324,3 +329,11 @@ def test_x_conflict_token_wins_over_authorization(client: TestClient) -> None:
     assert client.get(path, headers=both).status_code == 200
     wrong = {"X-Conflict-Token": "nope", "Authorization": f"Bearer {created['tokens']['gm']}"}
     assert_problem(client.get(path, headers=wrong), 401, "unauthorized")
+
+
+def test_without_any_token_even_an_unknown_conflict_is_a_401(client: TestClient) -> None:
+    """No credentials, no hint of which conflicts exist; with a token, unknown is 404."""
+    for method, suffix in (("get", ""), ("delete", ""), ("post", "/events/tickets")):
+        response = client.request(method.upper(), f"/v1/conflicts/no-such{suffix}")
+        assert_problem(response, 401, "unauthorized")
+    assert_problem(client.get("/v1/conflicts/no-such", headers=bearer("t")), 404, "not-found")

@@ -21,8 +21,8 @@ from service.rulesets.bullseye.rules.conditions import Thresholds
 from service.rulesets.bullseye.rules.modifiers import QualityType
 from service.rulesets.bullseye.rules.parties import (
     GroupDepletable,
-    Party,
     PartyMember,
+    PartyValidation,
     validate_party,
 )
 
@@ -66,7 +66,7 @@ def member(character, contribution=10, previous=None):
 
 
 def party(*members, group="Cover story", variants=None):
-    return Party(
+    return PartyValidation(
         group_depletable=GroupDepletable(name=group),
         members=tuple(members),
         variants=Variants() if variants is None else variants,

@@ -147,8 +147,9 @@ class Pairing(Value, frozen=True, kw_only=True):
     amount: int
 
 
-class Round(Value, frozen=True, kw_only=True):
-    """A resolved round."""
+class Round(Value, frozen=True, kw_only=True, tag_field="kind", tag="round"):
+    """A resolved round. Its ``kind`` tells it from a waiting submission's answer; rounds
+    stored without one still decode."""
 
     number: int
     gm: Effort

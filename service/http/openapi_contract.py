@@ -1,0 +1,256 @@
+"""What the published document promises beyond Litestar's paths, so generated clients can
+trust it: the headers every answer carries, who may call what, the statuses the shell
+itself can answer with, and schemas shaped for client generators.
+
+Applied once, to the whole document, so every ruleset's routes get the same treatment.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+__all__ = ["HEADERS", "complete_contract"]
+
+_HEADER_REF = "#/components/headers/"
+_SCHEMA_REF = "#/components/schemas/"
+_PROBLEM = {"$ref": _SCHEMA_REF + "Problem"}
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "description": "The request's id: echoed from the request's own X-Request-ID "
+        "(printable ASCII, at most 128 characters), or generated.",
+        "schema": {"type": "string", "maxLength": 128},
+    },
+    "RateLimit-Limit": {
+        "description": "Requests allowed per window (on /v1 answers when RATE_LIMIT is set).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in the current window (when RATE_LIMIT is set).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until the window resets (when RATE_LIMIT is set).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "ETag": {
+        "description": 'The session\'s version, as `"<version>"`: send it back as If-Match '
+        "(act only on this version) or If-None-Match (304 while unchanged).",
+        "schema": {"type": "string"},
+    },
+    "Location": {
+        "description": "The path of the resource just created.",
+        "schema": {"type": "string", "format": "uri-reference"},
+    },
+}
+
+_SHELL_STATUSES = {
+    "401": "API_KEYS is set and the request carries none of them (`api-key-required`), or "
+    "a session route's token is missing or wrong (`unauthorized`).",
+    "429": "Rate limited (`rate-limited`, when RATE_LIMIT is set): retry after Retry-After.",
+}
+
+
+def complete_contract(
+    document: dict[str, Any], struct_types: Iterable[type[msgspec.Struct]], *, api_keys: bool
+) -> None:
+    """Complete ``document`` in place (``struct_types``: every Struct it publishes)."""
+    components = document.setdefault("components", {})
+    components["headers"] = HEADERS
+    schemes = components.get("securitySchemes", {})
+    for path, method, operation in _operations(document):
+        if path.startswith("/v1/"):
+            operation["security"] = _security(operation.get("security", []), schemes, api_keys)
+            for status, description in _SHELL_STATUSES.items():
+                operation["responses"].setdefault(status, _problem(description))
+        _declare_headers(operation, limited=path.startswith("/v1/"))
+        _plain_optional_parameters(operation)
+        for key in ("summary", "description"):
+            if key in operation:
+                operation[key] = _clean(operation[key])
+        del method
+    schemas = components.get("schemas", {})
+    _type_enums(schemas)
+    _shape_defaults(document, schemas, _omits_defaults(struct_types))
+
+
+def _operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if isinstance(operation, dict) and "responses" in operation:
+                yield path, method, operation
+
+
+def _problem(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/problem+json": {"schema": _PROBLEM}},
+    }
+
+
+def _security(
+    declared: list[dict[str, list[str]]], schemes: dict[str, Any], api_keys: bool
+) -> list[dict[str, list[str]]]:
+    """Per operation: the session token it needs (if any), with an API key when the
+    deployment sets API_KEYS; without keys, a key is declared but optional (``{}``)."""
+    tokens = [requirement for requirement in declared if requirement]
+    anonymous = {} in declared  # e.g. an event stream opened with a ticket instead
+    if not api_keys:
+        if tokens:
+            return [*tokens, *([{}] if anonymous else [])]
+        return [{}, {"apiKey": []}, {"apiKeyBearer": []}]
+    if not tokens:
+        return [{"apiKey": []}, {"apiKeyBearer": []}]
+    with_key = [{"apiKey": [], **token} for token in tokens]
+    # A bearer API key leaves the Authorization header taken: pair it with header tokens.
+    header_tokens = [
+        token for token in tokens if all(schemes.get(n, {}).get("in") == "header" for n in token)
+    ]
+    with_bearer = [{"apiKeyBearer": [], **token} for token in header_tokens]
+    keys_only: list[dict[str, list[str]]] = (
+        [{"apiKey": []}, {"apiKeyBearer": []}] if anonymous else []
+    )
+    return [*with_key, *with_bearer, *keys_only]
+
+
+def _declare_headers(operation: dict[str, Any], *, limited: bool) -> None:
+    responses = operation["responses"]
+    etag = any("ETag" in r.get("headers", {}) for s, r in responses.items() if s < "3")
+    for status, response in responses.items():
+        headers = response.setdefault("headers", {})
+        names = ["X-Request-ID", *headers]
+        if limited:
+            names += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
+        if status in ("429", "503"):
+            names.append("Retry-After")
+        if etag and (status < "3" or status == "304"):
+            names.append("ETag")
+        for name in dict.fromkeys(names):
+            headers[name] = {"$ref": _HEADER_REF + name} if name in HEADERS else headers[name]
+
+
+def _plain_optional_parameters(operation: dict[str, Any]) -> None:
+    """An optional parameter is simply absent: ``str | None`` is published as ``string``
+    (generated clients otherwise offer to send a null header)."""
+    for parameter in operation.get("parameters", []):
+        schema = parameter.get("schema", {})
+        variants = schema.get("oneOf") or schema.get("anyOf")
+        if parameter.get("required") or not variants:
+            continue
+        kept = [variant for variant in variants if variant.get("type") != "null"]
+        if len(kept) == 1:
+            extra = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
+            parameter["schema"] = {**kept[0], **extra}
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nodes(item)
+
+
+def _type_enums(schemas: dict[str, Any]) -> None:
+    """``enum`` with its ``type``, which msgspec leaves out and some generators need."""
+    for node in _nodes(schemas):
+        values = node.get("enum")
+        if not isinstance(values, list) or "type" in node:
+            continue
+        for kind, json_type in ((str, "string"), (bool, "boolean"), (int, "integer")):
+            if all(type(value) is kind for value in values):
+                node["type"] = json_type
+                break
+
+
+def _refs(node: Any) -> set[str]:
+    return {
+        found["$ref"].removeprefix(_SCHEMA_REF)
+        for found in _nodes(node)
+        if isinstance(found.get("$ref"), str) and found["$ref"].startswith(_SCHEMA_REF)
+    }
+
+
+def _reachable(roots: set[str], schemas: dict[str, Any]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo.extend(_refs(schemas[name]))
+    return seen
+
+
+def _omits_defaults(struct_types: Iterable[type[msgspec.Struct]]) -> set[str]:
+    """Names of the published Structs that leave fields at their default out of answers."""
+    infos = msgspec.inspect.multi_type_info(list(struct_types))
+    found: set[str] = set()
+    for info in _struct_infos(infos):
+        if info.cls.__struct_config__.omit_defaults:
+            found.add(info.cls.__name__)
+    return found
+
+
+def _struct_infos(infos: Iterable[Any]) -> Iterator[msgspec.inspect.StructType]:
+    seen: set[int] = set()
+    todo = list(infos)
+    while todo:
+        info = todo.pop()
+        if id(info) in seen:
+            continue
+        seen.add(id(info))
+        if isinstance(info, msgspec.inspect.StructType):
+            yield info
+            todo.extend(field.type for field in info.fields)
+        for attribute in ("item_type", "key_type", "value_type", "type"):
+            if isinstance(nested := getattr(info, attribute, None), msgspec.inspect.Type):
+                todo.append(nested)
+        for attribute in ("types", "item_types"):
+            todo.extend(getattr(info, attribute, ()) or ())
+
+
+def _shape_defaults(document: dict[str, Any], schemas: dict[str, Any], omits: set[str]) -> None:
+    """Request fields with a default stay optional in every generator (openapi-typescript
+    makes a field with ``default`` required), and answers' always-sent fields are required.
+
+    A schema a request can reach states its defaults in words; a schema only answers
+    reach lists every field as required, unless its Struct omits defaults."""
+    requests: set[str] = set()
+    answers: set[str] = set()
+    for _, _, operation in _operations(document):
+        requests |= _refs(operation.get("requestBody", {}))
+        answers |= _refs(operation["responses"])
+    requests = _reachable(requests, schemas)
+    answers = _reachable(answers, schemas) - requests
+    for name, schema in schemas.items():
+        properties = schema.get("properties", {})
+        if name in requests:
+            for field in properties.values():
+                if "default" in field:
+                    default = json.dumps(field.pop("default"))
+                    text = field.get("description", "").rstrip()
+                    field["description"] = f"{text} Default: `{default}`.".lstrip()
+        elif name in answers and name not in omits and properties:
+            schema["required"] = list(properties)
+            for field in properties.values():
+                field.pop("default", None)
+
+
+def _clean(text: str) -> str:
+    """A docstring as Markdown: its indentation gone, reST's double backticks single."""
+    return inspect.cleandoc(text).replace("``", "`")
