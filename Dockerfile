@@ -24,14 +24,30 @@ ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN apt-get update \
     && apt-get install -y --no-install-recommends build-essential \
     && rm -rf /var/lib/apt/lists/*
-RUN python -m venv /opt/venv
+# uv installs exactly what uv.lock pins, as `make run` does; the same version as the
+# Makefile's UV_VERSION. It stays in this stage.
+RUN pip install uv==0.13.9
+# uv syncs into /opt/venv, a virtualenv of the image's own Python (the runtime stage has
+# the same, at the same path), and compiles the bytecode there, so the read-only runtime
+# never needs to write any. No cache: nothing of this stage but /opt/venv is kept.
+ENV UV_PROJECT_ENVIRONMENT=/opt/venv \
+    UV_PYTHON_DOWNLOADS=never \
+    UV_COMPILE_BYTECODE=1 \
+    UV_NO_CACHE=1
+RUN uv venv --python /usr/local/bin/python /opt/venv
 WORKDIR /src
-# README.md is the package's readme (pyproject.toml); .dockerignore admits only these.
-COPY pyproject.toml README.md ./
+# The dependencies first, in their own layer: rebuilt only when the lock changes.
+# --locked fails the build if uv.lock does not match pyproject.toml (run `make lock`).
+# No extra and no dependency group: runtime dependencies only.
+COPY pyproject.toml uv.lock ./
+RUN uv sync --locked --no-default-groups --no-install-project
+# README.md is the package's readme (pyproject.toml). .dockerignore admits only the
+# files this stage copies.
+COPY README.md ./
 COPY service ./service
-# Non-editable, runtime dependencies only: no [dev] extra. pip compiles the bytecode
-# here, so the read-only runtime never needs to write any.
-RUN /opt/venv/bin/pip install .
+# Then the project itself, non-editable: built into a wheel and installed in
+# /opt/venv, so the runtime stage needs nothing of /src.
+RUN uv sync --locked --no-default-groups --no-editable
 
 # --- runtime ---------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE} AS runtime

@@ -1,66 +1,159 @@
 # Everything a newcomer needs: `make run` and `make test` (both create .venv on first use).
+#
+# Python packages come from uv.lock (committed) and nothing else: uv, pinned below, is
+# bootstrapped into .uv/ with pip on first use, then `uv sync --locked` makes .venv match
+# the lock exactly. `--locked` refuses to install when pyproject.toml and uv.lock
+# disagree (a dependency edited without `make lock`), instead of resolving anew.
+#   make run        the runtime dependencies only (no test or lint tool)
+#   make test/lint  adds the [dev] extra; make load adds [load]
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: help venv run test lint openapi openapi-check system-deps bench load clean
+UV_VERSION := 0.13.9
+UV_HOME := .uv/$(UV_VERSION)
+UV := $(UV_HOME)/bin/uv
+# Which environment uv syncs (also when another virtualenv is active).
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+# Use $(PYTHON) (a system interpreter), never download one.
+export UV_PYTHON_DOWNLOADS := never
+UV_SYNC := $(UV) sync --locked --quiet --no-default-groups
+# One stamp per level. A sync is exact (it removes what the level does not list), so the
+# runtime sync drops the dev stamp; the dev sync includes the runtime and stamps both.
+RUN_STAMP := $(VENV)/.stamp-run
+DEV_STAMP := $(VENV)/.stamp-dev
+LOCK_ARGS ?=
+
+# System packages: when one is missing, `make test` installs it with apt-get if it can
+# (running as root, or password-less sudo: `sudo -n true`), else stops before any test
+# and prints the command to run. SYSTEM_INSTALL=no never installs, only prints.
+CHROMIUM ?= chromium chromium-browser
+SYSTEM_INSTALL ?= auto
+
+.PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
+	system-deps bench load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
 	@echo "make lint           ruff, mypy --strict and the import contracts (pyproject.toml)"
-	@echo "make test           lint, type-check and run the whole test suite"
+	@echo "make test           lint, type-check and run the whole test suite (installs Chromium if it can)"
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
-	@echo "make system-deps    install Chromium for the browser test (Debian, as root)"
+	@echo "make client-check   generate Python and TypeScript clients from the spec, type-check and run them"
+	@echo "make lock           update uv.lock after editing dependencies in pyproject.toml (LOCK_ARGS=--upgrade)"
+	@echo "make venv           .venv with everything make test needs (make venv-run: what make run needs)"
+	@echo "make system-deps    install Chromium and wrk (Debian: apt-get, as root or with sudo)"
 	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
 	@echo "make load URL=...   a mixed locust workload against any URL (USERS=50 DURATION=1m)"
-	@echo "make clean          remove .venv and caches"
+	@echo "make clean          remove .venv, .uv and caches"
 
-$(STAMP): pyproject.toml
+$(UV):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=python3.11)")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+	rm -rf $(UV_HOME)
+	$(PYTHON) -m venv $(UV_HOME)
+	$(UV_HOME)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-venv: $(STAMP)
+# Created once from $(PYTHON); `uv sync` then keeps it (given --python, it would
+# recreate it whenever the interpreter is named by a path).
+$(VENV)/pyvenv.cfg: | $(UV)
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(VENV)
 
-run: $(STAMP)
+# Fails, naming the fix, when pyproject.toml changed and uv.lock was not regenerated.
+define check_lock
+@$(UV) lock --check --quiet --python $(PYTHON) \
+	|| { echo "uv.lock does not match pyproject.toml: run 'make lock' and commit uv.lock" >&2; exit 1; }
+endef
+
+$(RUN_STAMP): pyproject.toml uv.lock | $(VENV)/pyvenv.cfg
+	$(check_lock)
+	@rm -f $(DEV_STAMP)
+	$(UV_SYNC)
+	@touch $@
+
+$(DEV_STAMP): pyproject.toml uv.lock | $(VENV)/pyvenv.cfg
+	$(check_lock)
+	$(UV_SYNC) --extra dev
+	@touch $@ $(RUN_STAMP)
+
+venv-run: $(RUN_STAMP)
+
+venv: $(DEV_STAMP)
+
+lock: | $(UV)
+	$(UV) lock --python $(PYTHON) $(LOCK_ARGS)
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m service
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check service tests
 	$(BIN)/ruff format --check service tests
 	$(BIN)/mypy --strict service
 	$(BIN)/lint-imports --no-cache
 
-test: lint
+# chromium first: a machine that cannot get it stops before the lint and the install.
+test: chromium lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-openapi: $(STAMP)
+openapi: $(DEV_STAMP)
 	$(BIN)/python -m service.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json
 
-openapi-check: $(STAMP)
+openapi-check: $(DEV_STAMP)
 	@$(BIN)/python -m service.export | diff -u openapi/openapi.json - \
 		&& echo "openapi/openapi.json matches the app" \
 		|| { echo "openapi/openapi.json is stale: run 'make openapi' and commit it"; exit 1; }
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	@command -v wrk >/dev/null 2>&1 || { echo "make bench needs wrk: apt-get install wrk (Debian), or make system-deps"; exit 2; }
 	$(BIN)/python -m tests.bench.run
 
 URL ?= http://127.0.0.1:8000
 USERS ?= 50
 DURATION ?= 1m
-load: $(STAMP)
-	@$(BIN)/python -c 'import locust' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[dev,load]'
+load: $(DEV_STAMP)
+	@$(BIN)/python -c 'import locust' 2>/dev/null || $(UV_SYNC) --extra dev --extra load
 	$(BIN)/locust -f tests/load/locustfile.py --headless --host $(URL) \
 		--users $(USERS) --spawn-rate $(USERS) --run-time $(DURATION) --only-summary
 
-system-deps:
-	@command -v chromium >/dev/null 2>&1 && command -v wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium wrk; }
+# $(call apt_install,PACKAGE,WHY): shell code that installs a missing Debian package (as
+# root, or through password-less sudo) when SYSTEM_INSTALL=auto, and otherwise prints the
+# one command that does and fails.
+define apt_install
+if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+if ! command -v apt-get >/dev/null 2>&1; then \
+	echo "$(1) is not installed ($(2)): install it with your package manager, then run make again." >&2; \
+	exit 1; \
+fi; \
+if [ "$(SYSTEM_INSTALL)" = auto ] && { [ -z "$$sudo" ] || sudo -n true 2>/dev/null; }; then \
+	[ -z "$$sudo" ] || sudo="sudo -n"; \
+	echo "$(1) is not installed ($(2)); installing it: $${sudo:+sudo }apt-get install -y $(1)"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null 2>&1 \
+		|| { $$sudo apt-get update -qq \
+			&& $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; } \
+		|| { echo "apt-get could not install $(1)" >&2; exit 1; }; \
+else \
+	echo "$(1) is not installed ($(2)). Install it, then run make again:" >&2; \
+	echo "    $${sudo:+sudo }apt-get install -y $(1)" >&2; \
+	exit 1; \
+fi
+endef
+
+# Where tests/support/browser.py looks for it: chromium or chromium-browser on PATH.
+chromium:
+	@for name in $(CHROMIUM); do command -v "$$name" >/dev/null 2>&1 && exit 0; done; \
+	$(call apt_install,chromium,the browser tests need it); \
+	for name in $(CHROMIUM); do command -v "$$name" >/dev/null 2>&1 && exit 0; done; \
+	echo "chromium was installed but none of '$(CHROMIUM)' is on PATH" >&2; exit 1
+
+system-deps: chromium
+	@command -v wrk >/dev/null 2>&1 || { $(call apt_install,wrk,make bench needs it); }
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .uv .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# Clients generated from openapi/openapi.json (openapi-python-client, openapi-typescript;
+# pinned in tests/clients/), type-checked, and run against the served app. Needs the
+# PyPI and npm registries on first use. CI runs it after make test.
+client-check: $(DEV_STAMP)
+	tests/clients/check.sh $(BIN)/python

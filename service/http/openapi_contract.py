@@ -69,11 +69,19 @@ def complete_contract(
     components = document.setdefault("components", {})
     components["headers"] = HEADERS
     schemes = components.get("securitySchemes", {})
+    if not api_keys:
+        # Optional, so declared once for the document: openapi-python-client makes any
+        # operation with its own security list demand an AuthenticatedClient.
+        document["security"] = [{}, {"apiKey": []}, {"apiKeyBearer": []}]
     for path, method, operation in _operations(document):
         if path.startswith("/v1/"):
-            operation["security"] = _security(operation.get("security", []), schemes, api_keys)
+            security = _security(operation.get("security", []), schemes, api_keys)
+            if security:
+                operation["security"] = security
             for status, description in _SHELL_STATUSES.items():
                 operation["responses"].setdefault(status, _problem(description))
+        elif not api_keys:
+            operation["security"] = []  # health, problems: never a key
         _declare_headers(operation, limited=path.startswith("/v1/"))
         _plain_optional_parameters(operation)
         for key in ("summary", "description"):
@@ -103,13 +111,11 @@ def _security(
     declared: list[dict[str, list[str]]], schemes: dict[str, Any], api_keys: bool
 ) -> list[dict[str, list[str]]]:
     """Per operation: the session token it needs (if any), with an API key when the
-    deployment sets API_KEYS; without keys, a key is declared but optional (``{}``)."""
+    deployment sets API_KEYS; without keys, none of its own (the document's optional one)."""
     tokens = [requirement for requirement in declared if requirement]
     anonymous = {} in declared  # e.g. an event stream opened with a ticket instead
     if not api_keys:
-        if tokens:
-            return [*tokens, *([{}] if anonymous else [])]
-        return [{}, {"apiKey": []}, {"apiKeyBearer": []}]
+        return [*tokens, *([{}] if anonymous else [])] if tokens else []
     if not tokens:
         return [{"apiKey": []}, {"apiKeyBearer": []}]
     with_key = [{"apiKey": [], **token} for token in tokens]

@@ -145,11 +145,34 @@ def test_the_runtime_stage_installs_no_compiler() -> None:
         assert not words(args) & COMPILERS, f"a compiler in the final stage: {args!r}"
 
 
+def shell_commands(stage: Stage) -> list[list[str]]:
+    """Each simple command of a stage's RUN instructions (split at &&, || and ;), as argv."""
+    return [
+        shlex.split(command)
+        for args in stage.args("RUN")
+        for command in re.split(r"&&|\|\||;", args)
+        if command.strip()
+    ]
+
+
+def virtualenvs(stage: Stage) -> list[str]:
+    """Where a stage creates virtualenvs: `python -m venv DIR` or `uv venv DIR`."""
+    found = []
+    for argv in shell_commands(stage):
+        for i in range(1, len(argv)):
+            if argv[i] == "venv" and argv[i - 1] in {"-m", "uv"}:
+                rest = iter(argv[i + 1 :])
+                for token in rest:
+                    if token in {"-p", "--python", "--prompt"}:
+                        next(rest, None)  # the option's value
+                    elif not token.startswith("-"):
+                        found.append(token.rstrip("/"))
+                        break
+    return found
+
+
 def test_the_runtime_stage_copies_only_the_virtualenv_and_runs_it() -> None:
-    venvs = {
-        stage.name: re.findall(r"-m venv\s+(\S+)", " ".join(stage.args("RUN")))
-        for stage in dockerfile()[:-1]
-    }
+    venvs = {stage.name: virtualenvs(stage) for stage in dockerfile()[:-1]}
     copies = [args for args in final_stage().args("COPY") if copy_from(args)]
     assert copies, "the final stage copies nothing from the build stage"
     for args in copies:
@@ -245,6 +268,110 @@ def test_no_dev_dependency_or_editable_install() -> None:
             for group in optional:
                 assert f"[{group}" not in args, f"the [{group}] extra: {args!r}"
             assert not tokens & names, f"installs {tokens & names}: {args!r}"
+
+
+def uv_commands(subcommand: str) -> list[list[str]]:
+    """Every `uv SUBCOMMAND ...` the Dockerfile runs, as argv."""
+    return [
+        argv
+        for stage in dockerfile()
+        for argv in shell_commands(stage)
+        if argv[:2] == ["uv", subcommand]
+    ]
+
+
+def makefile_variable(name: str) -> str:
+    match = re.search(
+        rf"^{name}\s*[:?]?=\s*(\S+)\s*$", (ROOT / "Makefile").read_text(), re.MULTILINE
+    )
+    assert match, f"the Makefile sets no {name}"
+    return match.group(1)
+
+
+def virtualenvs_copied() -> dict[str, str]:
+    """The earlier stages the final stage copies a virtualenv from, and its path."""
+    copied = {}
+    for args in final_stage().args("COPY"):
+        stage = copy_from(args)
+        if stage:
+            copied[stage] = copy_sources(args)[0].rstrip("/")
+    return copied
+
+
+def test_the_image_installs_the_runtime_dependencies_from_the_lock() -> None:
+    build = [stage for stage in dockerfile()[:-1] if stage.name in virtualenvs_copied()]
+    assert len(build) == 1
+    copied = {source for args in build[0].args("COPY") for source in copy_sources(args)}
+    assert {"pyproject.toml", "uv.lock"} <= copied
+    syncs = uv_commands("sync")
+    assert syncs, "no `uv sync`: the dependencies would not come from uv.lock"
+    venv = virtualenvs_copied()[build[0].name]
+    assert build[0].env().get("UV_PROJECT_ENVIRONMENT", "").rstrip("/") == venv
+    for argv in syncs:
+        # --locked: fail when uv.lock no longer matches pyproject.toml (--frozen would
+        # install the stale lock, a plain sync would quietly re-resolve).
+        assert "--locked" in argv, argv
+        assert "--no-default-groups" in argv, argv
+        for option in ("--extra", "--all-extras", "--group", "--all-groups", "--dev"):
+            assert not any(a == option or a.startswith(f"{option}=") for a in argv), argv
+    # The last sync installs the project itself, as a wheel rather than a link to /src.
+    assert "--no-install-project" not in syncs[-1]
+    assert "--no-editable" in syncs[-1]
+
+
+def test_pip_installs_nothing_but_the_pinned_uv_of_the_makefile() -> None:
+    # Anything else pip installed would bypass uv.lock.
+    version = makefile_variable("UV_VERSION")
+    installs = [
+        argv[argv.index("install") + 1 :]
+        for stage in dockerfile()
+        for argv in shell_commands(stage)
+        if any(re.fullmatch(r"(?:\S*/)?pip3?(?:\.\d+)?", word) for word in argv[:3])
+        and "install" in argv
+    ]
+    assert installs, "no uv: the Dockerfile installs it with pip"
+    for packages in installs:
+        assert [p for p in packages if not p.startswith("-")] == [f"uv=={version}"], packages
+
+
+def _requirement(
+    text: str, group: str | None
+) -> tuple[str, tuple[str, ...], frozenset[str], str | None]:
+    match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(?:\[([^\]]*)\])?\s*([^;]*?)\s*(?:;.*)?", text)
+    assert match, text
+    name, extras, specifier = match.groups()
+    return (
+        re.sub(r"[-_.]+", "-", name).lower(),
+        tuple(sorted(e.strip() for e in (extras or "").split(",") if e.strip())),
+        frozenset(part.replace(" ", "") for part in specifier.split(",") if part.strip()),
+        group,
+    )
+
+
+def test_the_lock_matches_the_declared_dependencies() -> None:
+    """What `uv lock --check` (run by make) verifies, without uv: regenerate with `make lock`."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    assert lock["requires-python"] == project["requires-python"]
+    (locked,) = [p for p in lock["package"] if p["name"] == project["name"]]
+    declared = {_requirement(r, None) for r in project["dependencies"]} | {
+        _requirement(r, group)
+        for group, requirements in project.get("optional-dependencies", {}).items()
+        for r in requirements
+    }
+    recorded = set()
+    for item in locked["metadata"]["requires-dist"]:
+        group = re.search(r"extra == '([^']+)'", item.get("marker", ""))
+        text = (
+            item["name"]
+            + "[{}]".format(",".join(item.get("extras", [])))
+            + item.get("specifier", "")
+        )
+        recorded.add(_requirement(text, group.group(1) if group else None))
+    assert declared == recorded, "uv.lock is stale: run `make lock` and commit uv.lock"
+    assert set(locked["metadata"].get("provides-extras", [])) == set(
+        project.get("optional-dependencies", {})
+    )
 
 
 def test_the_exposed_port_is_the_configured_port() -> None:

@@ -22,6 +22,6 @@ def chromium_path() -> str:
     if path is None:
         pytest.fail(
             "Chromium is required for the browser test: `make system-deps` "
-            "(Debian: apt-get install chromium); .ci/run installs it."
+            "(Debian: apt-get install chromium); make test installs it when it can."
         )
     return path

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Real clients against the contract (`make client-check`): generate a Python client with
+# openapi-python-client and a TypeScript one with openapi-typescript + openapi-fetch from
+# the committed openapi/openapi.json, type-check a small VTT client on each (mypy --strict,
+# tsc strict) that resolves a check and plays a whole conflict with player tokens, then
+# serve the app and run both clients against it. A contract change that breaks a
+# generated client fails here.
+#
+#   tests/clients/check.sh [PROJECT_PYTHON]
+#
+# PROJECT_PYTHON (the first argument or the variable; default .venv/bin/python) is the
+# project venv's python: it serves the app, creates the tool venv, and its mypy checks
+# the Python client. Needs node >= 20 and npm, and the package registries on first run.
+# Everything it makes is under tests/clients/build/ and tests/clients/node_modules/.
+set -euo pipefail
+
+project_python="${1:-${PROJECT_PYTHON:-.venv/bin/python}}"
+case "$project_python" in
+  /*) ;;
+  */*) project_python="$PWD/$project_python" ;;
+  *) project_python="$(command -v "$project_python" || echo "$project_python")" ;;
+esac
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cd "$here"
+
+build="$here/build"
+tools="$build/venv"
+spec="$root/openapi/openapi.json"
+mypy="$(dirname "$project_python")/mypy"
+summary=()
+started=$SECONDS
+step_started=$SECONDS
+
+fail() { echo "client-check: $*" >&2; exit 1; }
+server=""
+served=""
+stop_server() {
+  if [ -n "${server:-}" ] && kill -0 "$server" 2>/dev/null; then
+    kill -TERM "$server" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
+  server=""
+}
+on_exit() {
+  local status=$?
+  stop_server
+  [ "$status" = 0 ] || echo "client-check FAILED${served:+ (service log: tests/clients/build/service.log)}" >&2
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+step() { step_started=$SECONDS; echo "==> $*"; }
+done_step() { summary+=("$(printf '%-76s %3ss' "$1" $((SECONDS - step_started)))"); }
+
+[ -x "$project_python" ] || fail "no project python at $project_python (run make venv, or pass its path)"
+[ -x "$mypy" ] || fail "no mypy next to $project_python (make venv installs it)"
+command -v node >/dev/null && command -v npm >/dev/null || fail "node >= 20 and npm are required"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' \
+  || fail "node >= 20 is required (found $(node --version))"
+mkdir -p "$build"
+
+step "tool venv (requirements.txt)"
+wanted="$({ cat requirements.txt; "$project_python" -VV; } | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$tools/.requirements.sha256" 2>/dev/null)" != "$wanted" ]; then
+  rm -rf "$tools"
+  "$project_python" -m venv "$tools"
+  "$tools/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt
+  echo "$wanted" > "$tools/.requirements.sha256"
+fi
+done_step "tool venv: $("$tools/bin/openapi-python-client" --version)"
+
+step "npm ci (package-lock.json)"
+npm ci --no-audit --no-fund --loglevel=error
+version() { node -p "require('./node_modules/$1/package.json').version"; }
+done_step "npm ci: openapi-typescript $(version openapi-typescript), openapi-fetch $(version openapi-fetch), typescript $(version typescript)"
+
+step "generate the Python client"
+# --fail-on-warning: a schema the generator cannot handle fails instead of silently
+# dropping a model or an endpoint. Its ruff post-hooks need the tool venv on PATH.
+PATH="$tools/bin:$PATH" "$tools/bin/openapi-python-client" generate --path "$spec" \
+  --output-path "$build/python-client" --overwrite --fail-on-warning
+done_step "openapi-python-client generate"
+
+step "generate the TypeScript types"
+rm -rf "$build/ts" "$build/ts-out"
+npm run --silent generate
+done_step "openapi-typescript"
+
+step "type-check the Python client (mypy --strict)"
+(cd "$root" && MYPYPATH="$build/python-client" "$mypy" --strict \
+  --python-executable "$tools/bin/python" --cache-dir "$build/mypy-cache" \
+  tests/clients/vtt_client.py)
+done_step "mypy --strict vtt_client.py (and the generated package)"
+
+step "type-check the TypeScript client (tsc, strict)"
+# One tsc run: it type-checks exactly as `npm run typecheck` (tsc --noEmit) does and,
+# with noEmitOnError, writes build/ts-out/vtt.js only when there is no error.
+npm run --silent build
+done_step "tsc -p tsconfig.json (strict) vtt.ts"
+
+step "serve the app"
+port="$("$project_python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+base="http://127.0.0.1:$port"
+# A clean environment: no REDIS_URL (an embedded Redis), no API_KEYS or RATE_LIMIT.
+(cd "$root" && exec env -i PATH="$PATH" HOME="${HOME:-/tmp}" TMPDIR="${TMPDIR:-/tmp}" \
+  HOST=127.0.0.1 PORT="$port" WEB_CONCURRENCY=1 LOG_FORMAT=json \
+  "$project_python" -m service) > "$build/service.log" 2>&1 &
+server=$!
+served=1
+"$tools/bin/python" - "$base" "$server" <<'EOF' || { tail -n 30 "$build/service.log" >&2; fail "the service did not become ready"; }
+import os, sys, time, urllib.request
+base, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        sys.exit("the service exited")
+    try:
+        with urllib.request.urlopen(f"{base}/readyz", timeout=2) as answer:
+            if answer.status == 200:
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.2)
+sys.exit("no 200 from /readyz within 60 s")
+EOF
+if ! "$tools/bin/python" -c 'import json, sys, urllib.request
+served = json.load(urllib.request.urlopen(sys.argv[1] + "/openapi.json"))
+sys.exit(served != json.load(open(sys.argv[2], encoding="utf-8")))' "$base" "$spec"; then
+  echo "warning: the served /openapi.json differs from openapi/openapi.json (make openapi-check)"
+fi
+done_step "python -m service on $base (embedded Redis)"
+
+step "run the Python client against $base"
+PYTHONPATH="$build/python-client" "$tools/bin/python" vtt_client.py "$base"
+done_step "python vtt_client.py: a check and a whole conflict"
+
+step "run the TypeScript client against $base"
+node "$build/ts-out/vtt.js" "$base"
+done_step "node vtt.js: a check and a whole conflict"
+
+stop_server
+echo
+echo "client-check passed in $((SECONDS - started))s"
+printf '  %s\n' "${summary[@]}"
