@@ -90,17 +90,18 @@ class RequestShell:
         """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
         if not scope["path"].startswith("/v1/") or scope.get("method") == "OPTIONS":
             return None
-        api_key = None
+        key_digest = None
         if self._key_hashes:
             headers = dict(scope["headers"])
             api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
             scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
             if api_key is None and scheme.lower() == "bearer":
                 api_key = token.strip() or None
-            if api_key and hashlib.sha256(api_key.encode()).hexdigest() not in self._key_hashes:
-                api_key = None  # unknown keys count against their address
+            key_digest = hashlib.sha256(api_key.encode()).hexdigest() if api_key else None
+            if key_digest not in self._key_hashes:
+                key_digest = None  # unknown keys count against their address
         client = scope.get("client")
-        return await limiter.decide(identity_of(api_key, client[0] if client else None))
+        return await limiter.decide(identity_of(key_digest, client[0] if client else None))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:

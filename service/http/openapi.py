@@ -14,7 +14,7 @@ import msgspec
 from litestar.params import BodyKwarg
 from litestar.response import Response
 
-from service.http.openapi_contract import complete_contract
+from service.http.openapi_contract import complete_contract, schema_refs
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -24,18 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["openapi_document", "openapi_json", "schema_types"]
 
 _REF_PREFIX = "#/components/schemas/"
-
-
-def _refs(node: Any) -> Iterable[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                yield value
-            else:
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
 
 
 def _structs_of(annotation: Any) -> Iterable[type[msgspec.Struct]]:
@@ -106,11 +94,7 @@ def openapi_document(
     _, components = msgspec.json.schema_components(types, ref_template=_REF_PREFIX + "{name}")
     document.setdefault("components", {})["schemas"] = dict(sorted(components.items()))
     complete_contract(document, types, api_keys=api_keys_required)
-    missing = {
-        ref
-        for ref in _refs(document)
-        if ref.startswith(_REF_PREFIX) and ref.removeprefix(_REF_PREFIX) not in components
-    }
+    missing = {name for name in schema_refs(document) if name not in components}
     if missing:
         raise RuntimeError(f"OpenAPI refs without a schema: {sorted(missing)}")
     return document

@@ -16,7 +16,7 @@ import msgspec
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["HEADERS", "complete_contract"]
+__all__ = ["HEADERS", "complete_contract", "schema_refs"]
 
 _HEADER_REF = "#/components/headers/"
 _SCHEMA_REF = "#/components/schemas/"
@@ -73,7 +73,7 @@ def complete_contract(
         # Optional, so declared once for the document: openapi-python-client makes any
         # operation with its own security list demand an AuthenticatedClient.
         document["security"] = [{}, {"apiKey": []}, {"apiKeyBearer": []}]
-    for path, method, operation in _operations(document):
+    for path, operation in _operations(document):
         if path.startswith("/v1/"):
             security = _security(operation.get("security", []), schemes, api_keys)
             if security:
@@ -87,17 +87,16 @@ def complete_contract(
         for key in ("summary", "description"):
             if key in operation:
                 operation[key] = _clean(operation[key])
-        del method
     schemas = components.get("schemas", {})
     _type_enums(schemas)
     _shape_defaults(document, schemas, _omits_defaults(struct_types))
 
 
-def _operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+def _operations(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     for path, item in document["paths"].items():
-        for method, operation in item.items():
+        for operation in item.values():
             if isinstance(operation, dict) and "responses" in operation:
-                yield path, method, operation
+                yield path, operation
 
 
 def _problem(description: str) -> dict[str, Any]:
@@ -182,7 +181,8 @@ def _type_enums(schemas: dict[str, Any]) -> None:
                 break
 
 
-def _refs(node: Any) -> set[str]:
+def schema_refs(node: Any) -> set[str]:
+    """The component schemas ``node`` refers to, by name."""
     return {
         found["$ref"].removeprefix(_SCHEMA_REF)
         for found in _nodes(node)
@@ -198,7 +198,7 @@ def _reachable(roots: set[str], schemas: dict[str, Any]) -> set[str]:
         if name in seen or name not in schemas:
             continue
         seen.add(name)
-        todo.extend(_refs(schemas[name]))
+        todo.extend(schema_refs(schemas[name]))
     return seen
 
 
@@ -238,9 +238,9 @@ def _shape_defaults(document: dict[str, Any], schemas: dict[str, Any], omits: se
     reach lists every field as required, unless its Struct omits defaults."""
     requests: set[str] = set()
     answers: set[str] = set()
-    for _, _, operation in _operations(document):
-        requests |= _refs(operation.get("requestBody", {}))
-        answers |= _refs(operation["responses"])
+    for _, operation in _operations(document):
+        requests |= schema_refs(operation.get("requestBody", {}))
+        answers |= schema_refs(operation["responses"])
     requests = _reachable(requests, schemas)
     answers = _reachable(answers, schemas) - requests
     for name, schema in schemas.items():

@@ -11,7 +11,6 @@ that a hung Redis costs one request that budget, not every request.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import time
 from dataclasses import dataclass
 
@@ -110,8 +109,9 @@ class RateLimiter:
         )
 
 
-def identity_of(api_key: str | None, client_host: str | None) -> str:
-    """Who a request counts against: its API key (hashed), else its client address."""
-    if api_key:
-        return "key:" + hashlib.sha256(api_key.encode()).hexdigest()[:32]
+def identity_of(key_digest: str | None, client_host: str | None) -> str:
+    """Who a request counts against: a configured API key (by its SHA-256 hex digest),
+    else its client address."""
+    if key_digest:
+        return "key:" + key_digest[:32]
     return "addr:" + (client_host or "unknown")

@@ -67,21 +67,20 @@ def test_invalid_utf8_in_a_known_field_says_so(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "code"),
+    ("body", "code", "pointer"),
     [
-        (b'{"nope": 1}', "unknown-field"),
-        (b"{}", "missing-field"),
-        (b'{"magnitude": "5"}', None),
+        (b'{"nope": 1}', "unknown-field", "/nope"),
+        (b"{}", "missing-field", "/target"),
+        (b'{"target": 10, "quick10": "yes"}', "wrong-type", "/quick10"),
+        (b'{"target": 10, "seed": -1}', "out-of-range", "/seed"),
     ],
 )
 def test_schema_errors_carry_a_stable_code(
-    client: TestClient, body: bytes, code: str | None
+    client: TestClient, body: bytes, code: str, pointer: str
 ) -> None:
-    problem = assert_problem(
-        client.post("/v1/checks", content=body, headers=JSON), 400, "invalid-body"
-    )
-    if code:
-        assert problem["errors"][0]["code"] == code
+    response = client.post("/v1/checks", content=body, headers=JSON)
+    (error,) = assert_problem(response, 400, "invalid-body")["errors"]
+    assert (error["code"], error["pointer"]) == (code, pointer)
 
 
 def test_a_problem_without_reasons_still_has_an_empty_errors_list(client: TestClient) -> None:
