@@ -56,7 +56,12 @@ hosted and where their routes are mounted. Where a book is ambiguous the service
 the decisions listed in the project README's "Rules as applied, and decisions".
 
 Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
-`GET /problems/{code}`; validation problems list each error with a JSON pointer.
+`GET /problems/{code}`; validation problems list each error with a JSON pointer. One
+exception, undeclared on the operations because the service never sees the request: the
+server answers 431 with no body to request headers over `MAX_HEADER_BYTES` (16 KiB by
+default) or more than 100 fields, and closes a connection whose headers take longer than
+`HEADER_READ_TIMEOUT_SECONDS` (10 s). A body slower than `BODY_READ_TIMEOUT_SECONDS` is a
+408 problem (`body-too-slow`).
 """
 
 
@@ -273,7 +278,9 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    app.asgi_handler = RequestShell(app.asgi_handler, key_hashes=hashes)
+    app.asgi_handler = RequestShell(
+        app.asgi_handler, key_hashes=hashes, body_read_seconds=settings.body_read_timeout_seconds
+    )
     return app
 
 

@@ -1,9 +1,15 @@
-"""The ASGI servers ``python -m service`` can run the app under: uvicorn (the default) or granian.
+"""The ASGI servers ``python -m service`` can run the app under: granian (the default) or
+uvicorn.
 
-``make bench`` compares them through this module on the same machine. Over seven runs
-neither was reliably faster on checks, and uvicorn answered rounds faster on average, with a
-much shorter tail on the baseline (README, "Performance"), so it serves by default. Both get
-the same settings: bind address, workers, trusted proxies, graceful stop.
+granian serves by default because it bounds what a client may make it hold: request headers
+of at most MAX_HEADER_BYTES and 100 fields (431 beyond), all of them within
+HEADER_READ_TIMEOUT_SECONDS (then the connection is closed, which also ends idle keep-alive
+connections). uvicorn bounds neither: a 64 MiB header or hundreds of slowloris connections
+are held as long as the client likes, so run it only behind a proxy that bounds them
+(deploy/nginx.conf). The body's own deadline is the app's (BODY_READ_TIMEOUT_SECONDS, in
+service.http.middleware), so it holds under either. ``make bench`` compares the two on the
+same machine (README, "Performance"). Both get the same settings: bind address, workers,
+trusted proxies, graceful stop.
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ def serve(settings: Settings) -> None:
         )
         return
     from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server import Server
 
@@ -82,4 +89,8 @@ def serve(settings: Settings) -> None:
         log_access=False,
         respawn_failed_workers=True,
         workers_kill_timeout=GRACEFUL_SHUTDOWN_SECONDS,
+        http1_settings=HTTP1Settings(
+            header_read_timeout=round(settings.header_read_timeout_seconds * 1000),
+            max_buffer_size=settings.max_header_bytes,
+        ),
     ).serve()

@@ -28,7 +28,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     host: Annotated[str, Meta(min_length=1)] = "127.0.0.1"
     port: Annotated[int, Meta(ge=1, le=65535)] = 8000
     web_concurrency: Annotated[int, Meta(ge=0, le=512)] = 0  # 0: one worker per core
-    server: Literal["uvicorn", "granian"] = "uvicorn"  # see service.serving
+    server: Literal["granian", "uvicorn"] = "granian"  # see service.serving
     # Proxies whose X-Forwarded-For names the client (addresses, networks, or *).
     forwarded_allow_ips: Annotated[str, Meta(max_length=4096)] = "127.0.0.1"
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
@@ -39,6 +39,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_pool_timeout: Seconds = 1.0
     redis_retry_after_seconds: Annotated[int, Meta(ge=1, le=3600)] = 2
     max_body_bytes: Annotated[int, Meta(ge=1024, le=16 * 1024 * 1024)] = 65536
+    # Slow and huge requests (granian enforces the header bounds; see service.serving).
+    max_header_bytes: Annotated[int, Meta(ge=8192, le=1024 * 1024)] = 16384
+    header_read_timeout_seconds: Seconds = 10.0
+    body_read_timeout_seconds: Seconds = 10.0
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
     # Sessions of each kind each worker remembers, so a write usually needs no read first
     # (0: off), and at most this many bytes of them.

@@ -6,6 +6,7 @@ from litestar.exceptions import HTTPException
 
 __all__ = [
     "ApiKeyRequired",
+    "BodyTooSlow",
     "ConcurrentUpdate",
     "Forbidden",
     "IdempotencyKeyReused",
@@ -86,6 +87,12 @@ class UnsupportedMediaType(HTTPException):
     """The body is not JSON."""
 
     status_code = 415
+
+
+class BodyTooSlow(HTTPException):
+    """The body did not arrive within BODY_READ_TIMEOUT_SECONDS of the request's start."""
+
+    status_code = 408
 
 
 class StoreError(Exception):

@@ -8,6 +8,7 @@ middleware does), so 404s for unknown routes, 405s and every other framework err
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from litestar.enums import ScopeType
 from litestar.utils import normalize_path
 
 from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
+from service.http.errors import BodyTooSlow
 from service.http.problems import problem_response
 from service.http.ratelimit import identity_of
 from service.logging import log_request
@@ -79,12 +81,16 @@ class RequestShell:
 
     ``key_hashes``: the configured API keys' hashes; a request presenting one of them is
     limited per key, any other per client address. The rate limiter is made in the app's
-    lifespan and read from the app's state.
+    lifespan and read from the app's state. ``body_read_seconds``: how long after its
+    headers a request's whole body may take to arrive (servers bound only the headers).
     """
 
-    def __init__(self, app: ASGIApp, *, key_hashes: tuple[str, ...]) -> None:
+    def __init__(
+        self, app: ASGIApp, *, key_hashes: tuple[str, ...], body_read_seconds: float
+    ) -> None:
         self._app = app
         self._key_hashes = frozenset(key_hashes)
+        self._body_read_seconds = body_read_seconds
 
     async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
         """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
@@ -148,7 +154,18 @@ class RequestShell:
 
         async def receive_watching() -> ReceiveMessage:
             nonlocal status
-            message = await receive()
+            if started_answer:  # an answer streaming: only a disconnect can come
+                return await receive()
+            left = self._body_read_seconds - (time.perf_counter() - started)
+            try:
+                async with asyncio.timeout(left):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTooSlow(
+                    detail=f"The body did not arrive within {self._body_read_seconds:g} s "
+                    "(BODY_READ_TIMEOUT_SECONDS); nothing was applied.",
+                    headers={"Connection": "close"},
+                ) from None
             if message["type"] == "http.disconnect" and not started_answer:
                 status = CLIENT_ABORT_STATUS
                 CLIENT_GONE.set(True)

@@ -60,6 +60,10 @@ _SHELL_STATUSES = {
     "a session route's token is missing or wrong (`unauthorized`).",
     "429": "Rate limited (`rate-limited`, when RATE_LIMIT is set): retry after Retry-After.",
 }
+_SLOW_BODY = (
+    "The body did not arrive within BODY_READ_TIMEOUT_SECONDS of the headers "
+    "(`body-too-slow`); the connection is closed and nothing was applied."
+)
 
 
 def complete_contract(
@@ -82,6 +86,8 @@ def complete_contract(
                 operation["responses"].setdefault(status, _problem(description))
         elif not api_keys:
             operation["security"] = []  # health, problems: never a key
+        if "requestBody" in operation:
+            operation["responses"].setdefault("408", _problem(_SLOW_BODY))
         _declare_headers(operation, limited=path.startswith("/v1/"))
         _plain_optional_parameters(operation)
         for key in ("summary", "description"):

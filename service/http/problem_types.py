@@ -57,6 +57,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "The resource exists but not for this method; see the Allow header.",
         ),
         _type(
+            "body-too-slow",
+            408,
+            "Body too slow",
+            "The request's body did not arrive within BODY_READ_TIMEOUT_SECONDS (10 s by "
+            "default) of its headers; the connection is closed. Nothing was applied.",
+        ),
+        _type(
             "body-too-large",
             413,
             "Body too large",

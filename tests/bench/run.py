@@ -9,7 +9,7 @@ On a machine with two or more cores the servers are pinned to their own cores an
 and Redis to core 0, so the load generator does not steal the server's CPU.
 
 Environment: ``BENCH_SECONDS`` (default 10), ``BENCH_CONNECTIONS`` (32),
-``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``uvicorn,granian``: the first runs every
+``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``granian,uvicorn``: the first runs every
 scenario, the others the check and the round), ``BENCH_ROUND_CONFLICTS`` (2000 open
 conflicts share the round scenario, about ten rounds each), ``BENCH_CONFLICTS`` (10000,
 for Redis memory), ``REDIS_URL`` (default: an embedded redis-server).
@@ -44,7 +44,7 @@ from tests.support.served import ROOT, free_port
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 WORKERS = int(os.environ.get("WEB_CONCURRENCY", "1") or "1")
-SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "uvicorn,granian").split(",")]
+SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "granian,uvicorn").split(",")]
 ROUND_CONFLICTS = int(os.environ.get("BENCH_ROUND_CONFLICTS", "2000"))
 MEMORY_CONFLICTS = int(os.environ.get("BENCH_CONFLICTS", "10000"))
 

@@ -65,6 +65,24 @@ def test_every_answer_names_its_request_id_as_a_string() -> None:
             assert "X-Request-ID" in _header_names(response), (name, status)
 
 
+def test_slow_and_huge_requests_are_stated_408_on_every_operation_with_a_body() -> None:
+    """README, "Slow and huge requests": the server's body-less 431 is stated once, for the
+    document (declared per operation it would make every generated client's error type
+    optional); the app's 408 is a problem on every operation that reads a body."""
+    description = DOCUMENT["info"]["description"]
+    assert "431" in description
+    assert "MAX_HEADER_BYTES" in description
+    assert "HEADER_READ_TIMEOUT_SECONDS" in description
+    for name, operation in _operations():
+        responses = operation["responses"]
+        assert "431" not in responses, name
+        if "requestBody" in operation:
+            content = responses["408"]["content"]["application/problem+json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/Problem"}, name
+        else:
+            assert "408" not in responses, name
+
+
 def test_session_reads_and_writes_declare_their_etag_and_creates_their_location() -> None:
     operations = dict(_operations())
     for name, statuses in {

@@ -624,6 +624,17 @@ def test_the_proxy_publishes_8000_on_nginx_port_and_mounts_nginx_conf() -> None:
     assert set(replicas()) <= set(waits_for)
 
 
+def test_nginx_lets_go_of_an_idle_upstream_connection_before_a_replica_closes_it() -> None:
+    """granian closes a connection idle for HEADER_READ_TIMEOUT_SECONDS (service.serving);
+    nginx reusing one the replica is closing shows as sporadic 502s on POSTs."""
+    (upstream,) = re.findall(r"upstream\s+\w+\s*\{([^}]*)\}", nginx())
+    (idle,) = re.findall(r"keepalive_timeout\s+(\S+);", upstream)
+    for name, service in replicas().items():
+        settings = Settings.from_env({**final_stage().env(), **environment(service)})
+        assert settings.server == "granian", name
+        assert seconds(idle) < settings.header_read_timeout_seconds, name
+
+
 def test_event_streams_pass_nginx_unbuffered() -> None:
     paths = json.loads((ROOT / "openapi" / "openapi.json").read_text())["paths"]
     streams = [re.sub(r"\{\w+\}", "0a1b2c", path) for path in paths if path.endswith("/events")]
