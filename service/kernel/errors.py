@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from service.kernel.values import Value
 
-__all__ = ["Concern", "RulesError"]
+__all__ = ["FORBIDDEN", "Concern", "NotPermittedError", "RulesError"]
+
+# The catalogued problem (403) of an action the actor's role may not take.
+FORBIDDEN = "forbidden"
 
 
 class Concern(Value, frozen=True, kw_only=True, omit_defaults=True):
@@ -49,3 +52,11 @@ class RulesError(Exception):
         first = concerns[0]
         detail = first.detail if len(concerns) == 1 else f"{len(concerns)} rule violations."
         return cls(first.code, detail, tuple(concerns))
+
+
+class NotPermittedError(RulesError):
+    """The rules do not let this participant take this action (a 403, not a 422): whose
+    move it is belongs to the rules, like everything else a game decides."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(FORBIDDEN, detail)

@@ -11,7 +11,7 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from service.http.errors import Forbidden, Unauthorized
+from service.http.errors import Unauthorized
 from service.kernel.sessions import GM
 from service.kernel.values import Value
 from service.sessions.keys import digest
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from litestar import Request
 
-__all__ = ["Access", "Tokens", "issue_tokens", "require", "role_of", "token_hash", "token_of"]
+__all__ = ["Access", "Tokens", "issue_tokens", "role_of", "token_hash", "token_of"]
 
 
 class Access(Value, frozen=True, kw_only=True):
@@ -79,10 +79,3 @@ def role_of(access: Access, token: str, kind: str) -> str:
     if role is None:
         raise Unauthorized(detail=f"This token does not open this {kind}.")
     return role
-
-
-def require(role: str, allowed: str, what: str) -> None:
-    """403 unless ``role`` is ``allowed``, saying whose move it is."""
-    if role != allowed:
-        who = "the GM's token" if allowed == GM else f"'{allowed}''s token"
-        raise Forbidden(detail=f"Only {who} may {what}.")

@@ -172,6 +172,7 @@ async function conflict(): Promise<void> {
     200,
   );
   assert(outcome.yield === 39 && outcome.spread === 19 && outcome.outcome === "success", "Bo succeeds by 19");
+  assert(outcome.by === "bo", "the outcome check says Bo made it");
 
   // A player reads it; its ETag sent back as If-None-Match answers 304 with no body.
   const read = await api.GET("/v1/conflicts/{conflict_id}", {

@@ -42,6 +42,7 @@ from tabletop_rules_service_client.models import (
     ModifierSource,
     OppositionSpec,
     Outcome,
+    OutcomeCheck,
     OutcomeRequest,
     OutcomeRequestChecks,
     ParticipantCheck,
@@ -204,9 +205,10 @@ def conflict(base_url: str) -> None:
                 cid, client=c, body=OutcomeRequest(target=20, checks=candidates)
             ),
             HTTPStatus.OK,
-            CheckResult,
+            OutcomeCheck,
         )
     assert (outcome.yield_, outcome.spread, outcome.outcome) == (39, 19, Outcome.SUCCESS)
+    assert outcome.by == "bo"
 
     # A player reads it; its ETag sent back as If-None-Match answers 304 with no body.
     with AuthenticatedClient(base_url=base_url, token=bo, raise_on_unexpected_status=True) as c:

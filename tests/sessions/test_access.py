@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.http.errors import Forbidden, Unauthorized
+from service.http.errors import Unauthorized
 from service.kernel.sessions import GM
-from service.sessions.access import issue_tokens, require, role_of
+from service.sessions.access import issue_tokens, role_of
 
 
 def test_a_session_without_a_gm_has_player_tokens_only() -> None:
@@ -33,9 +33,3 @@ def test_a_token_of_another_session_opens_nothing() -> None:
     for token in (other.players["ana"], other.gm, ""):
         with pytest.raises(Unauthorized):
             role_of(access, token or "x", "chase")
-
-
-def test_the_wrong_role_is_told_whose_move_it_is() -> None:
-    with pytest.raises(Forbidden, match="Only the GM's token may resolve"):
-        require("ana", GM, "resolve a whole round")
-    require(GM, GM, "resolve a whole round")

@@ -50,7 +50,13 @@ malformed body is a 400.
 * Depletion modifier 0…−10, 4 points per −1 (§3.3.5).
 * Negative qualities (decision): −1…−10, free, with a warning.
 * `variants.define_during_play` (§7.3): unspent points and undefined starting qualities
-  are expected; with `previous`, an established quality may not change or disappear.
+  are expected; with `previous`, an established quality may not change or disappear, and
+  neither may an established depletable quality (matched by name) or its maximum, nor a
+  depletion modifier already bought (below 0 on `previous`; a 0 is not yet defined) —
+  unless `variants.advancement_conflicts` has earned at least one point (10 or more,
+  §7.4): then a maximum may rise and the modifier improve (more negative), never the
+  reverse. Codes `established-depletable-changed`, `established-depletable-removed`,
+  `established-depletion-modifier-changed`.
 """
 
 

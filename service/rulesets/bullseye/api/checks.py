@@ -44,8 +44,9 @@ Resolves one check (§2): yield = die result + total modifier, spread = yield �
 outcome success / failure / stalemate, the narrative labels of §2.1.3, §2.3.1 and §2.4.1,
 and who narrates (§5.1).
 
-* **Qualities** (§6.3): per type, the largest applies in full, a second at half (rounded
-  toward zero), a third or later not at all.
+* **Qualities** (§6.3): per type — core, intrinsic, experiential, material — the largest
+  applies in full, a second at half (rounded toward zero), a third or later not at all.
+  `negative` qualities are not capped: every one applies in full.
 * **Situational** modifiers should total −5…+5 (§6.3): a warning, or 422 with `strict`.
 * **Impairment** comes from `depletable` scores (§3.2.3; the greatest only, §7.6); an
   incapacitated or retired character cannot check (422).
@@ -55,6 +56,17 @@ and who narrates (§5.1).
 * **Depletion** (§2.4.2, §3.2.2): with a `depletion` block the loser suffers
   |spread| + winner's threat + loser's depletion modifier, if positive; a stalemate
   depletes nobody.
+* **Restoration** (§3.2.6): with a `restoration` block a success restores as many points
+  as its spread, never above the maximum; a failure or a stalemate restores nothing. Give
+  exactly one of `restoration.depletable` (the name of one of the actor's own `depletable`
+  scores: the patient's own check, so the actor must be fit to check) or
+  `restoration.patient` (someone else's score: a healer's check; the patient may be
+  incapacitated). Refused (422): both or neither (`restoration-target`), a name not in
+  `depletable` (`unknown-depletable`), a retired patient (`patient-retired`: out of the
+  game, §3.2.5), a patient's score above its maximum (`current-above-maximum`), or a
+  `depletion` block as well (`restoration-with-depletion`: a check restores or depletes,
+  not both). A Quick 10 may restore. The answer's `restoration` reports the points
+  `restored` and the score `after`, with its condition; it is null without a request.
 """
 
 

@@ -19,12 +19,12 @@ from litestar.response import Response, Stream
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.errors import Forbidden
 from service.http.problems import problem_responses
-from service.kernel.sessions import GM
+from service.kernel.sessions import Applied
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.rulesets.bullseye.api.conflict_views import (
     CONFLICTS,
+    BullseyeDecision,
     ConflictCreated,
     ConflictTokens,
     ConflictView,
@@ -34,27 +34,32 @@ from service.rulesets.bullseye.api.conflict_views import (
     view_of,
 )
 from service.rulesets.bullseye.api.examples import (
+    BULLSEYE_EXAMPLES,
     CONFLICT_EXAMPLES,
     OUTCOME_EXAMPLES,
     ROUND_EXAMPLES,
     SUBMIT_EXAMPLES,
 )
-from service.rulesets.bullseye.rules.checks import CheckResult
 from service.rulesets.bullseye.rules.conflicts import (
     CONFLICT_EVENTS,
+    CloseRound,
     Conflict,
     ConflictClosed,
     ConflictStatus,
+    DecideBullseye,
+    OutcomeCheck,
     OutcomeRequest,
     ParticipantCheck,
     ResolveRound,
     Round,
     Submit,
     apply,
+    deciding,
+    may_end,
     new_conflict,
     waiting_for,
 )
-from service.sessions.access import issue_tokens, require
+from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import StreamTicket, session_host
 from service.sessions.params import (
@@ -103,6 +108,22 @@ async def _act(
     )
 
 
+def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Conflict]:
+    """200 with the round this action resolved, or 202 while the round still waits."""
+    if applied.history:
+        return Decision(applied, 200, applied.history[-1])
+    conflict = applied.state
+    accepted = SubmissionAccepted(
+        round=conflict.round,
+        participant=participant,
+        check=conflict.pending[participant],
+        may_spend_bullseye=participant in conflict.deciding,
+        waiting_for=waiting_for(conflict),
+        deciding=deciding(conflict),
+    )
+    return Decision(applied, 202, accepted)
+
+
 def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
     return {
         "operationId": operation_id,
@@ -120,6 +141,7 @@ CREATED_LINKS = {
         **_to("submitRoundCheck", number="$response.body#/round"),
         "requestBody": {"participant": "gm"},
     },
+    "CloseRound": _to("closeRound", number="$response.body#/round"),
     "MakeOutcomeCheck": _to("makeOutcomeCheck"),
     "CreateStreamTicket": _to("createStreamTicket"),
     "DeleteConflict": _to("deleteConflict"),
@@ -242,8 +264,11 @@ class ConflictController(Controller):
         security=TOKEN_REQUIRED,
         summary="Resolve the whole current round (GM)",
         description="§4.3: the GM's check against each player's, simultaneously, every "
-        "pairing against the scores from before the round. Every player must have a check. "
-        "Accepts `Idempotency-Key` and `If-Match`.",
+        "pairing against the scores from before the round. Every player must have a check, "
+        "using only its PC's declared qualities (the GM's: the opposition's), by name or as "
+        "declared (`undeclared-quality` otherwise). The GM has every roll in hand, so "
+        "bullseyes are declared with the checks (`bullseye: true`). Accepts "
+        "`Idempotency-Key` and `If-Match`.",
         dto=StrictJson[ResolveRound],
         return_dto=None,
         status_code=200,
@@ -264,8 +289,7 @@ class ConflictController(Controller):
         rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            require(role, GM, "resolve a whole round")
-            applied = apply(conflict, data, rng)
+            applied = apply(conflict, data, role, rng)
             return Decision(applied, 200, applied.history[-1])
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
@@ -276,9 +300,16 @@ class ConflictController(Controller):
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="One participant's check for round n",
-        description="The GM's token submits for `gm`, a player's token for that player. "
-        "**202** while the round waits for others; **200** with the resolved round when this "
-        "check completes it. A round other than the current one is a 409.",
+        description="A player's token submits for that player; the GM's for `gm`, or for "
+        "any player who cannot (recorded in the round's `on_behalf` and the event's `by`). "
+        "The check uses only the checker's declared qualities, by name or as declared "
+        "(`undeclared-quality` otherwise); situational modifiers follow §6.3's lenient/"
+        "strict rule; `quick10` takes 10 (§2.5). **202** while the round waits, with the "
+        "sender's own roll (`check`): with server dice, a player holding a bullseye sees "
+        "`may_spend_bullseye: true` and may spend it on that roll or pass "
+        "(`decideBullseye`) until the round resolves (§7.2). **200** with the resolved round "
+        "when every check is in and every bullseye decided. A round other than the current "
+        "one is a 409.",
         dto=StrictJson[SubmitCheck],
         return_dto=None,
         status_code=200,
@@ -309,20 +340,81 @@ class ConflictController(Controller):
         rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            if role != GM and role != data.participant:
-                raise Forbidden(detail=f"This token may only submit for '{role}'.")
-            if role == GM and data.participant != GM:
-                raise Forbidden(detail="The GM's token submits the GM's own check ('gm').")
             action = Submit(number=number, participant=data.participant, check=check)
-            applied = apply(conflict, action, rng)
-            if applied.history:
-                return Decision(applied, 200, applied.history[-1])
-            accepted = SubmissionAccepted(
-                round=number,
-                participant=data.participant,
-                waiting_for=waiting_for(applied.state),
-            )
-            return Decision(applied, 202, accepted)
+            return _round_or_wait(apply(conflict, action, role, rng), data.participant)
+
+        return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
+
+    @post(
+        "/{conflict_id:str}/rounds/{number:int}/bullseyes",
+        operation_id="decideBullseye",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="Spend a bullseye on a roll already seen, or pass (§7.2)",
+        description="After submitting with server dice while holding a bullseye "
+        "(`may_spend_bullseye`), the player — or the GM for it — spends one (`spend: true`: "
+        "the die result becomes 20, the faces stay on record) or passes. Once per check, "
+        "before the round resolves (`not-deciding` otherwise). **200** with the resolved "
+        "round when this was the last thing the round waited for, else **202**. Accepts "
+        "`Idempotency-Key` and `If-Match`.",
+        dto=StrictJson[BullseyeDecision],
+        return_dto=None,
+        status_code=200,
+        responses={
+            202: ResponseSpec(
+                data_container=SubmissionAccepted,
+                description="Decided; the round still waits (`waiting_for`, `deciding`).",
+            ),
+            **problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        },
+    )
+    async def decide_bullseye(
+        self,
+        conflict_id: ConflictId,
+        number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
+        data: Annotated[BullseyeDecision, Body(examples=BULLSEYE_EXAMPLES)],
+        request: Request[Any, Any, Any],
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[Round]:
+        """Spend or pass; resolve the round if nothing else is awaited."""
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
+
+        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+            action = DecideBullseye(number=number, participant=data.participant, spend=data.spend)
+            return _round_or_wait(apply(conflict, action, role, host.rng), data.participant)
+
+        return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
+
+    @post(
+        "/{conflict_id:str}/rounds/{number:int}/close",
+        operation_id="closeRound",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="Stop waiting for bullseye decisions and resolve the round (GM)",
+        description="§7.2: every check is in but some holders have not spent or passed: "
+        "they pass, and the round resolves (**200**). With checks still missing, 409 "
+        "`checks-outstanding` (the GM may submit them for absent players). Accepts "
+        "`Idempotency-Key` and `If-Match`.",
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 422, 503),
+    )
+    async def close_round(
+        self,
+        conflict_id: ConflictId,
+        number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
+        request: Request[Any, Any, Any],
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[Round]:
+        """Close the round."""
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
+
+        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+            applied = apply(conflict, CloseRound(number=number), role, host.rng)
+            return Decision(applied, 200, applied.history[-1])
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -333,9 +425,15 @@ class ConflictController(Controller):
         security=TOKEN_REQUIRED,
         summary="The final check of the winning side (GM)",
         description="§4.4: after the conflict is decided, the winning side checks against "
-        "`target` with its remaining conflict score as a bonus. When the players win, give "
-        "a check for each candidate: the one with the highest total modifier makes it. "
-        "With a depletable quality at issue, depletion applies as for any check.",
+        "`target` with its remaining conflict score as a bonus (none when that score is at "
+        "or below 0, a decision). When the players win, give a check for each candidate: "
+        "the one with the highest total modifier makes it; `by` says who did. With a "
+        "depletable quality at issue it costs as any check: a PC's check against the "
+        "opposition; the GM's check against every PC — on success each PC loses "
+        "|spread| + the opposition's threat + its own depletion modifier, on failure the "
+        "opposition loses once, against the greatest PC threat (a decision). `losses` lists "
+        "each loss, `players_after` every PC's score at issue afterwards (also stored in "
+        "the conflict's `players`). A Quick 10 is refused there (§2.5).",
         dto=StrictJson[OutcomeRequest],
         return_dto=None,
         status_code=200,
@@ -348,7 +446,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[CheckResult]:
+    ) -> Response[OutcomeCheck]:
         """The outcome check."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -356,8 +454,7 @@ class ConflictController(Controller):
         rng = host.rng
 
         def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            require(role, GM, "make the outcome check")
-            applied = apply(conflict, data, rng, new_id())
+            applied = apply(conflict, data, role, rng, new_id())
             return Decision(applied, 200, applied.state.outcome)
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
@@ -380,7 +477,7 @@ class ConflictController(Controller):
         conflicts = host.engine(CONFLICTS)
         conflicts.require_token(request)
         stored = await conflicts.load(conflict_id)
-        require(conflicts.role(request, stored.access), GM, "end the conflict")
+        may_end(conflicts.role(request, stored.access))
         await conflicts.delete(conflict_id, ConflictClosed())
 
     @post(

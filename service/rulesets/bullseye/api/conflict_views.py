@@ -9,18 +9,21 @@ from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.values import Value
-from service.rulesets.bullseye.rules.checks import CheckResult
+from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
     MAX_PLAYERS,
     Conflict,
     ConflictStatus,
     DiceSource,
     OppositionSpec,
+    OutcomeCheck,
     ParticipantCheck,
     PlayerSpec,
     Round,
     Scores,
     Side,
+    bullseyes_left,
+    deciding,
     submitted,
     waiting_for,
 )
@@ -30,6 +33,7 @@ from service.sessions.keys import SessionKind
 
 __all__ = [
     "CONFLICTS",
+    "BullseyeDecision",
     "ConflictCreated",
     "ConflictTokens",
     "ConflictView",
@@ -74,9 +78,17 @@ class ConflictView(Value, frozen=True, kw_only=True):
     depletable_at_issue: str | None
     rounds: tuple[Round, ...]
     winner: Side | None
-    outcome: CheckResult | None
+    outcome: OutcomeCheck | None
     submitted: tuple[str, ...]
     waiting_for: tuple[str, ...]
+    deciding: Annotated[
+        tuple[str, ...],
+        Meta(
+            description="Who has checked this round holding a bullseye and may still spend "
+            "it on the roll it saw, or pass (§7.2); the round resolves once this and "
+            "`waiting_for` are empty."
+        ),
+    ]
     bullseyes_left: dict[str, int]
     expires_at: Timestamp
     version: int
@@ -96,18 +108,34 @@ class ConflictCreated(ConflictView, frozen=True, kw_only=True):
 
 
 class SubmissionAccepted(Value, frozen=True, kw_only=True, tag_field="kind", tag="submission"):
-    """A check that waits for the rest of its round (``kind: submission``; a check that
-    completes the round answers the resolved round, ``kind: round``)."""
+    """A check (or bullseye decision) that waits for the rest of its round (``kind:
+    submission``; one that completes the round answers the resolved round, ``kind: round``).
+
+    ``check`` is the participant's own roll, shown only to whoever sent it. With
+    ``may_spend_bullseye`` the participant holds a bullseye and may spend it on this roll,
+    or pass (§7.2), until the round resolves: ``POST …/rounds/{number}/bullseyes``.
+    """
 
     round: int
     participant: str
+    check: Effort
+    may_spend_bullseye: bool
     waiting_for: tuple[str, ...]
+    deciding: tuple[str, ...]
 
 
 class SubmitCheck(ParticipantCheck, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One participant's check for a round: ``participant`` is ``gm`` or a player id."""
 
     participant: Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+class BullseyeDecision(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """§7.2: having seen its roll, ``participant`` spends a bullseye on it (its die result
+    becomes 20) or passes (``spend: false``)."""
+
+    participant: Annotated[str, Meta(min_length=1, max_length=40)]
+    spend: bool
 
 
 def view_of(
@@ -130,9 +158,8 @@ def view_of(
         outcome=conflict.outcome,
         submitted=submitted(conflict),
         waiting_for=waiting_for(conflict),
-        bullseyes_left={
-            p.id: p.bullseyes - conflict.bullseyes_used.get(p.id, 0) for p in conflict.players
-        },
+        deciding=deciding(conflict),
+        bullseyes_left={p.id: bullseyes_left(conflict, p.id) for p in conflict.players},
         expires_at=datetime.fromtimestamp(expires_at, UTC),
         version=version,
     )

@@ -8,6 +8,7 @@ from litestar.openapi.spec import Example
 
 __all__ = [
     "BATCH_EXAMPLES",
+    "BULLSEYE_EXAMPLES",
     "CHARACTER_EXAMPLES",
     "CHECK_EXAMPLES",
     "CONFLICT_EXAMPLES",
@@ -195,20 +196,31 @@ _CONFLICT = {
 
 CONFLICT_EXAMPLES = [Example(summary="Two PCs against bandits", value=_CONFLICT)]
 
-# Acting on the conflict above (server dice): a whole round, one check, the final check.
+# Acting on the conflict above (server dice): a whole round, one check, a bullseye, the
+# final check. Qualities are named from those declared at creation.
 ROUND_EXAMPLES = [
     Example(
         summary="The GM resolves a whole round",
         value={
-            "gm": {"qualities": [{"name": "Outnumber them", "type": "intrinsic", "magnitude": 6}]},
-            "players": {
-                "ana": {"qualities": [{"name": "Duelist", "type": "experiential", "magnitude": 7}]},
-                "bo": {"qualities": [{"name": "Giant", "type": "intrinsic", "magnitude": 8}]},
-            },
+            "gm": {"qualities": ["Outnumber them"]},
+            "players": {"ana": {"qualities": ["Duelist"]}, "bo": {"qualities": ["Giant"]}},
         },
     )
 ]
-SUBMIT_EXAMPLES = [Example(summary="The GM's check for the round", value={"participant": "gm"})]
+SUBMIT_EXAMPLES = [
+    Example(summary="The GM's check for the round", value={"participant": "gm"}),
+    Example(
+        summary="A player's check, a declared quality by name",
+        value={"participant": "ana", "qualities": ["Duelist"]},
+    ),
+]
+BULLSEYE_EXAMPLES = [
+    Example(
+        summary="Spend a bullseye on the roll just seen",
+        value={"participant": "ana", "spend": True},
+    ),
+    Example(summary="Keep it for later", value={"participant": "ana", "spend": False}),
+]
 OUTCOME_EXAMPLES = [
     Example(
         summary="The opposition's final check (§4.4)", value={"target": 10, "checks": {"gm": {}}}

@@ -51,12 +51,29 @@ _TEXTS: dict[RuleCode, tuple[str, str]] = {
     ),
     RuleCode.UNKNOWN_DEPLETABLE: (
         "Unknown depletable quality",
-        "depletion.affects names a depletable quality that is not in depletable.",
+        "depletion.affects or restoration.depletable names a depletable quality that is "
+        "not in depletable.",
     ),
     RuleCode.AFFECTS_REQUIRED: (
         "Say which depletable quality is affected",
         "§7.6: with two depletable qualities, a check at issue names the one or both it "
         "affects, before the roll.",
+    ),
+    RuleCode.RESTORATION_TARGET: (
+        "Say whose score is restored",
+        "§3.2.6: a restoration gives exactly one of restoration.depletable (the name of one "
+        "of the actor's own depletable scores: the patient's own check) or "
+        "restoration.patient (someone else's score: a healer's check).",
+    ),
+    RuleCode.RESTORATION_WITH_DEPLETION: (
+        "Restoration with the depletable quality at issue",
+        "§3.2.6 with §3.2.1: a check restores a depletable score or has one at issue, not "
+        "both (decision). Send the restoration and the depletion as two checks.",
+    ),
+    RuleCode.PATIENT_RETIRED: (
+        "Patient retired",
+        "§3.2.5: at zero or below the character is out of the game, so no check restores "
+        "it (decision on §3.2.6). An incapacitated patient can be restored by someone else.",
     ),
     RuleCode.SITUATIONAL_OUT_OF_RANGE: (
         "Situational modifiers out of range",
@@ -65,8 +82,9 @@ _TEXTS: dict[RuleCode, tuple[str, str]] = {
     ),
     RuleCode.TOO_MANY_QUALITIES_OF_TYPE: (
         "Too many qualities of one type",
-        "§6.3: one quality per type applies in full and a second at half, rounded toward "
-        "zero; a third or later is not applied (a warning), or refused when strict is true.",
+        "§6.3: one core, intrinsic, experiential or material quality per type applies in "
+        "full and a second at half, rounded toward zero; a third or later is not applied (a "
+        "warning), or refused when strict is true. Negative qualities are not capped.",
     ),
     RuleCode.INVALID_PLAYER_ID: (
         "Player id taken",
@@ -97,6 +115,22 @@ _TEXTS: dict[RuleCode, tuple[str, str]] = {
     RuleCode.NOT_ON_WINNING_SIDE: (
         "Not on the winning side",
         "§4.4: only the winning side makes the final check.",
+    ),
+    RuleCode.UNDECLARED_QUALITY: (
+        "Quality not declared",
+        "A check in a conflict may use only the qualities declared for its checker when the "
+        "conflict was created (the PC's, or the opposition's for the GM), by name or as the "
+        "declared object unchanged. The error's pointer names the quality refused.",
+    ),
+    RuleCode.NOT_DECIDING: (
+        "No bullseye decision pending",
+        "§7.2: only a participant who has submitted this round's check while holding an "
+        "unspent bullseye may spend one on it or pass, once.",
+    ),
+    RuleCode.CHECKS_OUTSTANDING: (
+        "Checks outstanding",
+        "The GM closes a round's bullseye decisions only once every check is in; submit the "
+        "missing ones first (the GM may submit for an absent player).",
     ),
     RuleCode.CONFLICT_NOT_ACTIVE: (
         "Conflict not active",

@@ -87,6 +87,9 @@ class SheetCode(StrEnum):
     NOT_YET_DEFINED = "not-yet-defined"
     ESTABLISHED_QUALITY_CHANGED = "established-quality-changed"
     ESTABLISHED_QUALITY_REMOVED = "established-quality-removed"
+    ESTABLISHED_DEPLETABLE_CHANGED = "established-depletable-changed"
+    ESTABLISHED_DEPLETABLE_REMOVED = "established-depletable-removed"
+    ESTABLISHED_DEPLETION_MODIFIER_CHANGED = "established-depletion-modifier-changed"
     PREVIOUS_IGNORED = "previous-ignored"
 
 
@@ -425,7 +428,105 @@ def _check_budget(
         )
 
 
+def _advancement_earned(variants: Variants) -> bool:
+    """§7.4: the conflicts played have earned at least one advancement point."""
+    return budget_for(variants) > BASE_BUDGET
+
+
 def _check_established(
+    character: Character,
+    previous: Character,
+    variants: Variants,
+    prefix: str,
+    previous_prefix: str,
+    found: _Findings,
+) -> None:
+    """§7.3: once written on the sheet, a quality can never change or disappear; nor can
+    a depletable quality's maximum or the depletion modifier, except as §7.4 allows."""
+    _check_established_qualities(character, previous, prefix, previous_prefix, found)
+    advanced = _advancement_earned(variants)
+    _check_established_depletables(character, previous, advanced, prefix, previous_prefix, found)
+    _check_established_depletion_modifier(character, previous, advanced, prefix, found)
+
+
+def _check_established_depletables(
+    character: Character,
+    previous: Character,
+    advanced: bool,
+    prefix: str,
+    previous_prefix: str,
+    found: _Findings,
+) -> None:
+    """§7.3 with §7.4: a depletable quality on the previous sheet is established (matched
+    by name, ignoring case); it may not be removed, and its maximum may not change — unless
+    advancement points have been earned (§7.4), when it may rise but never fall (decision).
+    One not yet on the previous sheet is being defined, at any maximum."""
+    now = {d.name.strip().casefold(): (i, d) for i, d in enumerate(character.depletable)}
+    for index, before in enumerate(previous.depletable):
+        match = now.get(before.name.strip().casefold())
+        if match is None:
+            found.violations.append(
+                Finding(
+                    code=SheetCode.ESTABLISHED_DEPLETABLE_REMOVED,
+                    pointer=f"{previous_prefix}/depletable/{index}",
+                    detail=f"The depletable quality '{before.name}' is established and cannot "
+                    "be removed (§7.3).",
+                )
+            )
+            continue
+        current_index, after = match
+        if after.maximum == before.maximum or (advanced and after.maximum > before.maximum):
+            continue
+        if advanced:
+            detail = (
+                f"'{before.name}' is established at {before.maximum}; advancement points "
+                f"(§7.4) can raise it, never lower it to {after.maximum} (§7.3)."
+            )
+        else:
+            detail = (
+                f"'{before.name}' is established at {before.maximum} and cannot change "
+                f"(§7.3); only advancement points, once earned (§7.4), can raise it."
+            )
+        found.violations.append(
+            Finding(
+                code=SheetCode.ESTABLISHED_DEPLETABLE_CHANGED,
+                pointer=f"{prefix}/depletable/{current_index}/maximum",
+                detail=detail,
+            )
+        )
+
+
+def _check_established_depletion_modifier(
+    character: Character, previous: Character, advanced: bool, prefix: str, found: _Findings
+) -> None:
+    """§7.3 with §7.4: a depletion modifier the previous sheet had bought (below 0) is
+    established: it may not change — unless advancement points have been earned (§7.4),
+    when it may improve (go more negative) but never worsen. A previous 0 is the modifier
+    before any point went into it: not yet established, so buying it later defines it
+    rather than changes it (decision: a sheet has no other way to leave it undefined)."""
+    before, after = previous.depletion_modifier, character.depletion_modifier
+    if before == 0 or after == before or (advanced and after < before):
+        return
+    if advanced:
+        detail = (
+            f"The depletion modifier is established at {before:+d}; advancement points "
+            f"(§7.4) can improve it, never worsen it to {after:+d} (§7.3)."
+        )
+    else:
+        detail = (
+            f"The depletion modifier is established at {before:+d} and cannot change "
+            "(§7.3); only advancement points, once earned (§7.4), can improve it."
+        )
+    found.violations.append(
+        Finding(
+            code=SheetCode.ESTABLISHED_DEPLETION_MODIFIER_CHANGED,
+            pointer=f"{prefix}/depletion_modifier",
+            detail=detail,
+        )
+    )
+
+
+def _check_established_qualities(
     character: Character,
     previous: Character,
     prefix: str,
@@ -483,7 +584,7 @@ def validate_character(
     _check_budget(points, variants, found, group_contribution or 0)
     if previous is not None:
         if variants.define_during_play:
-            _check_established(character, previous, prefix, previous_prefix, found)
+            _check_established(character, previous, variants, prefix, previous_prefix, found)
         else:
             found.warnings.append(
                 Finding(

@@ -1,4 +1,5 @@
-"""A single check (§2): modifiers, roll, yield, spread, outcome, labels and depletion."""
+"""A single check (§2): modifiers, roll, yield, spread, outcome, labels, depletion and
+restoration (§3.2.6)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from service.rulesets.bullseye.rules.conditions import (
     condition,
     fitness_concerns,
     impairment_of,
+    restore,
     score_concerns,
 )
 from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
@@ -53,10 +55,13 @@ __all__ = [
     "DepletionSide",
     "Effort",
     "Loser",
+    "Restoration",
+    "RestorationResult",
     "SuppliedRoll",
     "modifier_lines",
     "resolve_check",
     "roll_effort",
+    "spend_bullseye",
 ]
 
 QUICK10_RESULT = 10  # §2.5
@@ -79,6 +84,28 @@ class DepletionAtIssue(Value, frozen=True, kw_only=True, forbid_unknown_fields=T
     affects: Annotated[tuple[Name, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
 
 
+class Restoration(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """§3.2.6: this check restores a depletable score — on a success by its spread, never
+    above the maximum; a failure or a stalemate restores nothing. Give exactly one of
+    `depletable` and `patient` (both or neither: 422 `restoration-target`). `depletable`
+    names one of the actor's own `depletable` scores: the patient's own check, so the actor
+    is fit, as for any check (an incapacitated or retired actor is refused, §3.2.4, §3.2.5).
+    `patient` is someone else's score: a healer's check. The patient may be incapacitated,
+    but a retired one (0 or below, §3.2.5) is out of the game and cannot be restored: 422
+    `patient-retired` (decision). A check restores or has a depletable quality at issue,
+    not both: with a `depletion` block, 422 `restoration-with-depletion` (decision). A
+    Quick 10 (§2.5) may restore."""
+
+    depletable: Annotated[
+        Name | None,
+        Meta(description="The name of one of the actor's own `depletable` scores to restore."),
+    ] = None
+    patient: Annotated[
+        DepletableScore | None,
+        Meta(description="Someone else's depletable score, as it stands before the check."),
+    ] = None
+
+
 class SuppliedRoll(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Faces the player rolled at the table, in place of a server roll."""
 
@@ -93,6 +120,7 @@ class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
     depletable: Annotated[tuple[DepletableScore, ...], Meta(max_length=MAX_DEPLETABLES)] = ()
     depletion: DepletionAtIssue | None = None
+    restoration: Restoration | None = None
     dice: DiceKind = DiceKind.D20
     quick10: bool = False
     roll: SuppliedRoll | None = None
@@ -119,8 +147,18 @@ class DepletionResult(Value, frozen=True, kw_only=True):
     after: tuple[DepletableAfter, ...]
 
 
+class RestorationResult(Value, frozen=True, kw_only=True):
+    """What a restoring check did (§3.2.6): the points actually restored (0 on a failure
+    or a stalemate, and never past the maximum) and the score after, with its condition."""
+
+    name: str
+    restored: int
+    after: DepletableAfter
+
+
 class CheckResult(Value, frozen=True, kw_only=True):
-    """Everything a check produced, with every modifier explained."""
+    """Everything a check produced, with every modifier explained; `restoration` is null
+    unless the request asked for one (§3.2.6)."""
 
     id: str
     dice: DiceKind
@@ -140,6 +178,7 @@ class CheckResult(Value, frozen=True, kw_only=True):
     narrator: Narrator
     depletion: DepletionResult | None
     warnings: tuple[Concern, ...]
+    restoration: RestorationResult | None = None
 
 
 # The three tables every check labels its numbers with, looked up once.
@@ -210,6 +249,58 @@ def _refusals(request: CheckRequest) -> list[Concern]:
                 "/depletion/affects",
                 "With two depletable qualities, name the one(s) this check affects (§7.6).",
             )
+    if request.restoration is not None:
+        concerns.extend(_restoration_refusals(request, request.restoration))
+    return concerns
+
+
+def _restoration_refusals(request: CheckRequest, restoration: Restoration) -> list[Concern]:
+    """§3.2.6: one score to restore, the actor's own or a patient's who is not retired."""
+    concerns: list[Concern] = []
+    if request.depletion is not None:
+        concerns.append(
+            Concern(
+                code=RuleCode.RESTORATION_WITH_DEPLETION,
+                pointer="/restoration",
+                detail="A check either restores a depletable score (§3.2.6) or has one at "
+                "issue (§3.2.1), not both: drop the depletion block or the restoration.",
+            )
+        )
+    if (restoration.depletable is None) == (restoration.patient is None):
+        concerns.append(
+            Concern(
+                code=RuleCode.RESTORATION_TARGET,
+                pointer="/restoration",
+                detail="Say whose score this check restores: 'depletable' names one of the "
+                "actor's own, 'patient' gives someone else's; exactly one of the two.",
+            )
+        )
+        return concerns
+    if restoration.depletable is not None:
+        names = {score.name.casefold() for score in request.depletable}
+        if restoration.depletable.casefold() not in names:
+            concerns.append(
+                Concern(
+                    code=RuleCode.UNKNOWN_DEPLETABLE,
+                    pointer="/restoration/depletable",
+                    detail=f"'{restoration.depletable}' is not one of the depletable "
+                    "qualities given in 'depletable'.",
+                )
+            )
+    elif restoration.patient is not None:
+        patient = restoration.patient
+        pointer = "/restoration/patient/current"
+        if above := score_concerns(patient.maximum, patient.current, pointer):
+            concerns.extend(above)
+        elif condition(patient.maximum, patient.current).state is State.RETIRED:
+            concerns.append(
+                Concern(
+                    code=RuleCode.PATIENT_RETIRED,
+                    pointer=pointer,
+                    detail=f"The patient's '{patient.name}' is at {patient.current}: retired, "
+                    "out of the game (§3.2.5), it can no longer be restored.",
+                )
+            )
     return concerns
 
 
@@ -262,6 +353,30 @@ def _depletion(request: CheckRequest, spread: int) -> DepletionResult | None:
             )
         )
     return DepletionResult(loser=loser, amount=amount, after=tuple(after))
+
+
+def _restoration(request: CheckRequest, spread: int) -> RestorationResult | None:
+    """§3.2.6: a success restores ``spread`` points, never above the maximum; else none."""
+    restoration = request.restoration
+    if restoration is None:
+        return None
+    score = restoration.patient
+    if score is None:
+        wanted = (restoration.depletable or "").casefold()
+        score = next(s for s in request.depletable if s.name.casefold() == wanted)
+    current = restore(score.maximum, score.current, spread) if spread > 0 else score.current
+    now = condition(score.maximum, current)
+    return RestorationResult(
+        name=score.name,
+        restored=current - score.current,
+        after=DepletableAfter(
+            name=score.name,
+            current=current,
+            maximum=score.maximum,
+            impairment=now.impairment,
+            state=now.state,
+        ),
+    )
 
 
 class Effort(Value, frozen=True, kw_only=True):
@@ -345,6 +460,18 @@ def roll_effort(
     )
 
 
+def spend_bullseye(effort: Effort) -> Effort:
+    """§7.2 after the roll is seen: the die result becomes 20; the faces stay on record."""
+    yield_ = BULLSEYE_RESULT + effort.total_modifier
+    return msgspec.structs.replace(
+        effort,
+        die_result=BULLSEYE_RESULT,
+        bullseye=True,
+        yield_=yield_,
+        yield_label=_YIELD_TABLE.label_for(yield_),
+    )
+
+
 def resolve_check(
     request: CheckRequest,
     rng: RandomSource,
@@ -406,4 +533,5 @@ def resolve_check(
         narrator=narrator_for(outcome),
         depletion=_depletion(request, spread),
         warnings=tuple(warnings),
+        restoration=_restoration(request, spread),
     )

@@ -21,6 +21,9 @@ class RuleCode(StrEnum):
     DUPLICATE_DEPLETABLE = "duplicate-depletable"
     UNKNOWN_DEPLETABLE = "unknown-depletable"
     AFFECTS_REQUIRED = "affects-required"
+    RESTORATION_TARGET = "restoration-target"
+    RESTORATION_WITH_DEPLETION = "restoration-with-depletion"
+    PATIENT_RETIRED = "patient-retired"
     SITUATIONAL_OUT_OF_RANGE = "situational-out-of-range"
     TOO_MANY_QUALITIES_OF_TYPE = "too-many-qualities-of-type"
     SEED_IGNORED = "seed-ignored"
@@ -32,6 +35,7 @@ class RuleCode(StrEnum):
     UNKNOWN_PLAYER = "unknown-player"
     PLAYER_CHECK_MISSING = "player-check-missing"
     NOT_ON_WINNING_SIDE = "not-on-winning-side"
+    UNDECLARED_QUALITY = "undeclared-quality"
     # The conflict's state forbids the action now (HTTP 409).
     CONFLICT_NOT_ACTIVE = "conflict-not-active"
     ROUND_IN_PROGRESS = "round-in-progress"
@@ -40,6 +44,8 @@ class RuleCode(StrEnum):
     CONFLICT_NOT_DECIDED = "conflict-not-decided"
     OUTCOME_ALREADY_MADE = "outcome-already-made"
     ROUND_LIMIT_REACHED = "round-limit-reached"
+    NOT_DECIDING = "not-deciding"
+    CHECKS_OUTSTANDING = "checks-outstanding"
 
 
 STATE_CONFLICTS = frozenset(
@@ -51,5 +57,7 @@ STATE_CONFLICTS = frozenset(
         RuleCode.CONFLICT_NOT_DECIDED,
         RuleCode.OUTCOME_ALREADY_MADE,
         RuleCode.ROUND_LIMIT_REACHED,
+        RuleCode.NOT_DECIDING,
+        RuleCode.CHECKS_OUTSTANDING,
     }
 )

@@ -12,6 +12,7 @@ from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.limits import Magnitude
 
 __all__ = [
+    "CAPPED_TYPES",
     "SITUATIONAL_RANGE",
     "ModifierLine",
     "ModifierSource",
@@ -71,6 +72,13 @@ class ModifierLine(Value, frozen=True, kw_only=True):
     note: str | None = None
 
 
+# §6.3 limits one modifier per type for these four only; `negative` qualities all apply in
+# full (decision: the book names core, intrinsic, experiential and material, nothing else).
+CAPPED_TYPES = frozenset(
+    {QualityType.CORE, QualityType.INTRINSIC, QualityType.EXPERIENTIAL, QualityType.MATERIAL}
+)
+
+
 # Bound once: a check builds a line per modifier, and an enum attribute lookup is not free.
 _QUALITY, _SITUATIONAL = ModifierSource.QUALITY, ModifierSource.SITUATIONAL
 
@@ -88,12 +96,15 @@ def _ordinal(rank: int) -> str:
 def quality_modifiers(
     qualities: Sequence[Quality], pointer: str = "/qualities"
 ) -> tuple[list[ModifierLine], list[Concern]]:
-    """§6.3: per type, the largest quality in full, a second at half, no more.
+    """§6.3: per capped type, the largest quality in full, a second at half, no more.
 
+    The cap covers the four types §6.3 lists (core, intrinsic, experiential, material);
+    every `negative` quality applies in full, with no note and no concern (decision).
     Returns the lines in the order proposed, and a concern for each quality refused.
     """
-    if len({quality.type for quality in qualities}) == len(qualities):
-        # One quality per type, the usual case: each applies in full, nothing to rank.
+    capped = [quality.type for quality in qualities if quality.type in CAPPED_TYPES]
+    if len(set(capped)) == len(capped):
+        # At most one quality per capped type, the usual case: each applies in full.
         return [
             ModifierLine(
                 source=_QUALITY,
@@ -107,7 +118,8 @@ def quality_modifiers(
     rank_of: dict[int, int] = {}
     by_type: dict[QualityType, list[int]] = {}
     for index, quality in enumerate(qualities):
-        by_type.setdefault(quality.type, []).append(index)
+        if quality.type in CAPPED_TYPES:
+            by_type.setdefault(quality.type, []).append(index)
     for indices in by_type.values():
         ordered = sorted(indices, key=lambda i: -abs(qualities[i].magnitude))  # stable
         rank_of.update((index, rank) for rank, index in enumerate(ordered))
@@ -115,7 +127,7 @@ def quality_modifiers(
     lines: list[ModifierLine] = []
     concerns: list[Concern] = []
     for index, quality in enumerate(qualities):
-        rank = rank_of[index]
+        rank = rank_of.get(index, 0)  # a negative quality is never ranked: always in full
         applied, note = quality.magnitude, None
         if rank == 1:
             applied = half_toward_zero(quality.magnitude)

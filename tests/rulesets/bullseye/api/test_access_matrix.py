@@ -23,7 +23,8 @@ TOKENS = ("none", "gm", "own", "other_player", "other_conflict")
 
 # route → (method, path template, body, status by token with a valid key).
 # {id} is a fresh conflict; "own" is Ana's token, "other_player" Bo's; the player check
-# is submitted for Ana. Stateless routes ignore conflict tokens.
+# is submitted for Ana (by her, or by the GM for her). Stateless routes ignore conflict
+# tokens.
 FACES = {"roll": {"faces": [10]}}
 ROUTES: dict[str, tuple[str, str, object, dict[str, int]]] = {
     "check": ("POST", "/v1/checks", {"target": 10, "seed": 1}, dict.fromkeys(TOKENS, 200)),
@@ -60,7 +61,20 @@ ROUTES: dict[str, tuple[str, str, object, dict[str, int]]] = {
         "POST",
         "/v1/conflicts/{id}/rounds/1/checks",
         {"participant": "ana", **FACES},
-        {"none": 401, "gm": 403, "own": 202, "other_player": 403, "other_conflict": 401},
+        {"none": 401, "gm": 202, "own": 202, "other_player": 403, "other_conflict": 401},
+    ),
+    # Nobody has submitted: whoever may act for Ana reaches the rules' 409 (not-deciding).
+    "bullseye": (
+        "POST",
+        "/v1/conflicts/{id}/rounds/1/bullseyes",
+        {"participant": "ana", "spend": True},
+        {"none": 401, "gm": 409, "own": 409, "other_player": 403, "other_conflict": 401},
+    ),
+    "close": (
+        "POST",
+        "/v1/conflicts/{id}/rounds/1/close",
+        None,
+        {"none": 401, "gm": 409, "own": 403, "other_player": 403, "other_conflict": 401},
     ),
     "outcome": (
         "POST",

@@ -229,3 +229,121 @@ def test_a_schema_error_in_a_batch_points_into_the_item(client: TestClient) -> N
         "/v1/checks/batch", json={"checks": [{"target": 1}, {"target": 1, "dice": "d7"}]}
     )
     assert assert_problem(response, 400, "invalid-body")["errors"][0]["pointer"] == "/checks/1/dice"
+
+
+def test_section_3_2_6_a_healers_check_restores_the_patient(client: TestClient) -> None:
+    """§3.2.6: a healer's check at spread +7 restores 7 of the patient's 12 of 40 → 19,
+    still impaired (−5 at or below 20); the answer's `restoration` says so in JSON."""
+    response = client.post(
+        "/v1/checks",
+        json={
+            "target": 10,
+            "roll": {"faces": [17]},
+            "restoration": {"patient": {"name": "health", "current": 12, "maximum": 40}},
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["spread"], body["outcome"], body["depletion"]) == (7, "success", None)
+    assert body["restoration"] == {
+        "name": "health",
+        "restored": 7,
+        "after": {
+            "name": "health",
+            "current": 19,
+            "maximum": 40,
+            "impairment": -5,
+            "state": "impaired",
+        },
+    }
+    assert list(body)[-1] == "restoration"  # new field last; the others keep their order
+
+
+def test_section_3_2_6_a_check_without_restoration_answers_null(client: TestClient) -> None:
+    """§3.2.6: `restoration` is always sent, null when the check restores nothing."""
+    body = client.post("/v1/checks", json={"target": 10, "roll": {"faces": [17]}}).json()
+    assert body["restoration"] is None
+
+
+def test_section_3_2_6_the_patients_own_check_in_a_batch(client: TestClient) -> None:
+    """§3.2.6: each batch item may restore; the patient's own check names its depletable.
+    25 of 40 (−2) + die 18 = 16 against 8, spread +8 → 33 of 40, healthy."""
+    response = client.post(
+        "/v1/checks/batch",
+        json={
+            "checks": [
+                {"target": 5, "roll": {"faces": [3]}},
+                {
+                    "target": 8,
+                    "roll": {"faces": [18]},
+                    "depletable": [{"name": "health", "current": 25, "maximum": 40}],
+                    "restoration": {"depletable": "health"},
+                },
+            ]
+        },
+    )
+    assert response.status_code == 200, response.text
+    first, second = response.json()["results"]
+    assert first["restoration"] is None
+    assert second["restoration"]["restored"] == 8
+    assert second["restoration"]["after"]["current"] == 33
+    assert second["restoration"]["after"]["state"] == "healthy"
+
+
+def test_section_3_2_6_a_retired_patient_is_422(client: TestClient) -> None:
+    """§3.2.5 decision on §3.2.6: a patient at 0 is out of the game: patient-retired."""
+    response = client.post(
+        "/v1/checks",
+        json={
+            "target": 10,
+            "restoration": {"patient": {"name": "health", "current": 0, "maximum": 40}},
+        },
+    )
+    problem = assert_problem(response, 422, "patient-retired")
+    assert [(e["code"], e["pointer"]) for e in problem["errors"]] == [
+        ("patient-retired", "/restoration/patient/current")
+    ]
+
+
+def test_section_3_2_6_restoration_refusals_are_422_together(client: TestClient) -> None:
+    """§3.2.6 decisions: with a depletion block and both targets, both refusals are listed;
+    in a batch the pointers are under the item."""
+    response = client.post(
+        "/v1/checks/batch",
+        json={
+            "checks": [
+                {
+                    "target": 10,
+                    "depletable": [{"name": "health", "current": 30, "maximum": 40}],
+                    "depletion": {},
+                    "restoration": {
+                        "depletable": "health",
+                        "patient": {"name": "health", "current": 12, "maximum": 40},
+                    },
+                }
+            ]
+        },
+    )
+    problem = assert_problem(response, 422, "restoration-with-depletion")
+    assert [(e["code"], e["pointer"]) for e in problem["errors"]] == [
+        ("restoration-with-depletion", "/checks/0/restoration"),
+        ("restoration-target", "/checks/0/restoration"),
+    ]
+
+
+def test_section_3_2_6_restoration_refuses_unknown_fields(client: TestClient) -> None:
+    """§3.2.6: the restoration block is strict like every request object."""
+    response = client.post(
+        "/v1/checks", json={"target": 10, "restoration": {"depletable": "health", "amount": 5}}
+    )
+    assert_problem(response, 400, "invalid-body")
+
+
+def test_section_3_2_6_new_codes_are_problem_types(client: TestClient) -> None:
+    """§3.2.6: each new refusal has its problem type, served at /problems/{code}."""
+    for code in ("restoration-target", "restoration-with-depletion", "patient-retired"):
+        response = client.get(f"/problems/{code}")
+        assert response.status_code == 200, code
+        body = response.json()
+        assert (body["type"], body["status"]) == (f"/problems/{code}", 422)
+        assert "§3.2" in body["description"]

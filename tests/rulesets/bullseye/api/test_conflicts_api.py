@@ -77,11 +77,15 @@ def test_a_round_submitted_check_by_check(client: TestClient) -> None:
         headers=bearer(ana),
     )
     assert first.status_code == 202
-    assert first.json() == {
+    answer = first.json()
+    assert (answer["check"]["faces"], answer["check"]["yield"]) == ([15], 22)  # her own roll
+    assert {k: v for k, v in answer.items() if k != "check"} == {
         "kind": "submission",
         "round": 1,
         "participant": "ana",
+        "may_spend_bullseye": False,
         "waiting_for": ["gm", "bo"],
+        "deciding": [],
     }
     assert_problem(
         client.post(
@@ -264,7 +268,10 @@ def test_a_decided_conflict_takes_no_round_and_makes_one_outcome_check(client: T
     result = outcome.json()
     assert [(m["source"], m["applied"]) for m in result["modifiers"]] == [("conflict_score", 44)]
     assert (result["yield"], result["spread"], result["outcome"]) == (49, -11, "failure")
-    assert result["depletion"]["loser"] == "actor"
+    # §4.4: the GM failed; the opposition loses once, to Ana's threat +5 (the greatest).
+    assert result["by"] == "gm"
+    assert result["depletion"] is None
+    assert result["losses"] == [{"side": "opposition", "player": None, "amount": 16}]
     assert_problem(
         client.post(
             f"{path}/outcome", json={"target": 10, "checks": {"gm": faces(5)}}, headers=bearer(gm)

@@ -651,6 +651,146 @@ def test_section_7_3_custom_prefixes_for_pointers():
     assert violations(report) == [(SheetCode.ESTABLISHED_QUALITY_REMOVED, "/b/qualities/4")]
 
 
+# --- established depletable maximum and depletion modifier (§7.3, §7.4) --------------------
+
+ADVANCED = Variants(define_during_play=True, advancement_conflicts=10)  # §7.4: one point
+
+
+@pytest.mark.parametrize("maximum", [35, 25], ids=["raised", "lowered"])
+def test_section_7_3_established_depletable_maximum_cannot_change(maximum):
+    """§7.3: a depletable quality on the previous sheet is established with its maximum
+    (30); without advancement neither a rise nor a fall is allowed; pointer into the sheet."""
+    previous = sheet(depletable=(dq("Nerve", 30),))
+    report = validate(sheet(depletable=(dq("Nerve", maximum),)), DURING_PLAY, previous)
+    assert violations(report) == [
+        (SheetCode.ESTABLISHED_DEPLETABLE_CHANGED, "/character/depletable/0/maximum")
+    ]
+
+
+def test_section_7_3_established_depletable_cannot_be_removed():
+    """§7.3: removing an established depletable quality points into ``previous``, like a
+    removed quality; a renamed one is a removal (names are what match)."""
+    previous = sheet(depletable=(dq("Nerve", 20),))
+    report = validate(sheet(depletable=(dq("Grit", 20),)), DURING_PLAY, previous)
+    assert (SheetCode.ESTABLISHED_DEPLETABLE_REMOVED, "/previous/depletable/0") in violations(
+        report
+    )
+    assert [code for code, _ in violations(report)] == [SheetCode.ESTABLISHED_DEPLETABLE_REMOVED]
+
+
+def test_section_7_3_defining_a_depletable_during_play_is_fine():
+    """§7.3: a depletable quality missing from the previous sheet is being defined now, at
+    any maximum the budget allows."""
+    previous = sheet(depletable=())
+    report = validate(sheet(depletable=(dq("Nerve", 34),)), DURING_PLAY, previous)
+    assert report.valid is True
+
+
+def test_section_7_3_and_7_6_depletables_match_by_name_not_position():
+    """§7.3 with §7.6: two depletable qualities, reordered and recased, are unchanged; the
+    pointer of a changed one follows its index on the new sheet."""
+    variants = Variants(define_during_play=True, multiple_depletables=True)
+    previous = sheet(depletable=(dq("Nerve", 20), dq("Faith", 24)))
+    same = sheet(depletable=(dq("faith", 24), dq("NERVE", 20)))
+    assert validate(same, variants, previous).valid is True
+    changed = sheet(depletable=(dq("Faith", 22), dq("Nerve", 20)))
+    assert violations(validate(changed, variants, previous)) == [
+        (SheetCode.ESTABLISHED_DEPLETABLE_CHANGED, "/character/depletable/0/maximum")
+    ]
+
+
+def test_section_7_4_advancement_may_raise_an_established_depletable():
+    """§7.4 decision: with an advancement point earned (10 conflicts), an established
+    maximum may rise (20 → 21, paid with that point)."""
+    previous = sheet(depletable=(dq("Nerve", 20),))
+    report = validate(sheet(depletable=(dq("Nerve", 21),)), ADVANCED, previous)
+    assert report.valid is True
+    assert report.points.budget == 61
+
+
+def test_section_7_4_advancement_never_lowers_an_established_depletable():
+    """§7.4 decision: advancement only adds points, so a maximum never falls (30 → 25)."""
+    previous = sheet(depletable=(dq("Nerve", 30),))
+    report = validate(sheet(depletable=(dq("Nerve", 25),)), ADVANCED, previous)
+    assert violations(report) == [
+        (SheetCode.ESTABLISHED_DEPLETABLE_CHANGED, "/character/depletable/0/maximum")
+    ]
+    assert "never lower" in report.violations[0].detail
+
+
+def test_section_7_4_nine_conflicts_earn_no_point_so_no_rise():
+    """§7.4 decision: advancement explains a change only once a point is earned; with 9
+    conflicts none is, and raising the maximum is still a §7.3 violation."""
+    variants = Variants(define_during_play=True, advancement_conflicts=9)
+    previous = sheet(depletable=(dq("Nerve", 20),))
+    report = validate(sheet(depletable=(dq("Nerve", 21),)), variants, previous)
+    assert violations(report) == [
+        (SheetCode.ESTABLISHED_DEPLETABLE_CHANGED, "/character/depletable/0/maximum")
+    ]
+
+
+@pytest.mark.parametrize("now", [-3, -1, 0], ids=["improved", "worsened", "reset"])
+def test_section_7_3_established_depletion_modifier_cannot_change(now):
+    """§7.3: a depletion modifier already bought (−2) is established; without advancement it
+    may not change at all; pointer at the modifier."""
+    previous = sheet(depletion_modifier=-2)
+    report = validate(sheet(depletion_modifier=now), DURING_PLAY, previous)
+    assert violations(report) == [
+        (SheetCode.ESTABLISHED_DEPLETION_MODIFIER_CHANGED, "/character/depletion_modifier")
+    ]
+
+
+def test_section_7_3_a_zero_depletion_modifier_is_not_yet_established():
+    """§7.3 decision: a previous 0 is the modifier before any point went into it, so buying
+    it during play (0 → −2, 8 points) defines it rather than changes it."""
+    previous = sheet(depletion_modifier=0)
+    report = validate(sheet(depletion_modifier=-2), DURING_PLAY, previous)
+    assert report.valid is True
+
+
+def test_section_7_4_advancement_may_improve_the_depletion_modifier():
+    """§7.4 decision: with advancement points earned (40 conflicts: 4 points) an established
+    −2 may improve to −3 (4 points)."""
+    variants = Variants(define_during_play=True, advancement_conflicts=40)
+    previous = sheet(depletion_modifier=-2)
+    report = validate(sheet(depletion_modifier=-3), variants, previous)
+    assert report.valid is True
+
+
+@pytest.mark.parametrize("now", [-1, 0])
+def test_section_7_4_advancement_never_worsens_the_depletion_modifier(now):
+    """§7.4 decision: advancement only adds points; an established −2 never goes back up."""
+    previous = sheet(depletion_modifier=-2)
+    report = validate(sheet(depletion_modifier=now), ADVANCED, previous)
+    assert violations(report) == [
+        (SheetCode.ESTABLISHED_DEPLETION_MODIFIER_CHANGED, "/character/depletion_modifier")
+    ]
+    assert "never worsen" in report.violations[0].detail
+
+
+def test_section_7_3_every_established_change_at_once_with_quality_changes():
+    """§7.3: a removed quality, a changed maximum and a changed modifier, all reported."""
+    previous = sheet(
+        q("Knots for every weather", EXPR, 3),
+        depletable=(dq("Nerve", 24),),
+        depletion_modifier=-1,
+    )
+    current = sheet(depletable=(dq("Nerve", 22),), depletion_modifier=-2)
+    assert violations(validate(current, DURING_PLAY, previous)) == [
+        (SheetCode.ESTABLISHED_QUALITY_REMOVED, "/previous/qualities/4"),
+        (SheetCode.ESTABLISHED_DEPLETABLE_CHANGED, "/character/depletable/0/maximum"),
+        (SheetCode.ESTABLISHED_DEPLETION_MODIFIER_CHANGED, "/character/depletion_modifier"),
+    ]
+
+
+def test_section_7_3_depletable_changes_without_the_variant_are_not_compared():
+    """§7.3: ``previous`` is compared only when qualities are defined during play."""
+    previous = sheet(depletable=(dq("Nerve", 30),), depletion_modifier=-2)
+    report = validate(full_sheet(), PLAIN, previous)
+    assert report.valid is True
+    assert warnings(report) == [(SheetCode.PREVIOUS_IGNORED, "/previous")]
+
+
 # --- every violation at once ---------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ from service.rulesets.bullseye.rules.checks import (
     CheckRequest,
     DepletableScore,
     DepletionAtIssue,
+    Restoration,
     SuppliedRoll,
     resolve_check,
 )
@@ -741,6 +742,180 @@ def test_section_7_6_one_depletable_needs_no_affects():
         target=15, depletable=(health(40),), depletion=DepletionAtIssue(), roll=faces(10)
     )
     assert [(a.name, a.current) for a in result.depletion.after] == [("health", 35)]
+
+
+# --- restoration (§3.2.6) ---------------------------------------------------------------
+# A patient of maximum 40 crosses −2 at 30, −5 at 20 and is incapacitated at 10 (§3.2.3,
+# §3.2.4); 12 of 40 is impaired (−5), 8 of 40 incapacitated.
+
+
+def patient(current, maximum=40, name="health"):
+    return Restoration(patient=DepletableScore(name=name, current=current, maximum=maximum))
+
+
+def own(name="health"):
+    return Restoration(depletable=name)
+
+
+def after(result):
+    restored = result.restoration
+    state = restored.after
+    return (restored.name, restored.restored, state.current, state.impairment, state.state)
+
+
+def test_section_3_2_6_a_healers_success_restores_its_spread():
+    """§3.2.6: a healer's check at spread +7 restores 7: the patient's 12 of 40 becomes 19,
+    still at or below half (20), so still impaired −5."""
+    result = check(target=10, roll=faces(17), restoration=patient(12))
+    assert result.spread == 7
+    assert after(result) == ("health", 7, 19, -5, State.IMPAIRED)
+    assert result.restoration.after.maximum == 40
+    assert result.depletion is None
+
+
+def test_section_3_2_6_restoration_never_passes_the_maximum():
+    """§3.2.6: a spread of +50 on 12 of 40 restores only the 28 points up to 40: healthy."""
+    result = check(target=-30, roll=faces(20), restoration=patient(12))
+    assert result.spread == 50
+    assert after(result) == ("health", 28, 40, 0, State.HEALTHY)
+
+
+def test_section_3_2_6_a_patient_at_the_maximum_gains_nothing():
+    """§3.2.6: only a score below its maximum can be restored; at 40 of 40 a success
+    restores 0."""
+    result = check(target=10, roll=faces(17), restoration=patient(40))
+    assert after(result) == ("health", 0, 40, 0, State.HEALTHY)
+
+
+def test_section_3_2_6_an_incapacitated_patient_can_be_restored_by_a_healer():
+    """§3.2.4, §3.2.6: 8 of 40 is incapacitated, but someone else's check may restore it:
+    spread +5 brings it to 13, above the quarter mark (10) again, impaired −5."""
+    result = check(target=12, roll=faces(17), restoration=patient(8))
+    assert after(result) == ("health", 5, 13, -5, State.IMPAIRED)
+
+
+@pytest.mark.parametrize(("die", "outcome"), [(9, Outcome.FAILURE), (10, Outcome.STALEMATE)])
+def test_section_3_2_6_failure_or_stalemate_restores_nothing(die, outcome):
+    """§3.2.6: only a success restores; a failure (−1) or a stalemate (0) leaves 12 of 40."""
+    result = check(target=10, roll=faces(die), restoration=patient(12))
+    assert result.outcome is outcome
+    assert after(result) == ("health", 0, 12, -5, State.IMPAIRED)
+
+
+@pytest.mark.parametrize("current", [0, -3])
+def test_section_3_2_6_a_retired_patient_cannot_be_restored(current):
+    """§3.2.5 decision on §3.2.6: at 0 or below the patient is out of the game: refused,
+    patient-retired at the patient's current score."""
+    error = refusal(target=10, roll=faces(17), restoration=patient(current))
+    assert codes_and_pointers(error) == [(RuleCode.PATIENT_RETIRED, "/restoration/patient/current")]
+    assert error.code == "patient-retired"
+
+
+def test_section_3_2_6_patient_above_maximum_is_refused():
+    """§3.2.6: the patient's score cannot be above its maximum either."""
+    error = refusal(target=10, roll=faces(17), restoration=patient(41))
+    assert codes_and_pointers(error) == [
+        (RuleCode.CURRENT_ABOVE_MAXIMUM, "/restoration/patient/current")
+    ]
+
+
+def test_section_3_2_6_the_patients_own_check_restores_its_named_depletable():
+    """§3.2.6: the patient's own check names its depletable score: 25 of 40 (−2, which
+    applies to the check) + die 18 − 2 = 16 against 8, spread +8: 33 of 40, healthy."""
+    result = check(
+        target=8, depletable=(health(25, maximum=40),), roll=faces(18), restoration=own("Health")
+    )
+    assert [line.applied for line in result.modifiers] == [-2]
+    assert result.spread == 8
+    assert after(result) == ("health", 8, 33, 0, State.HEALTHY)
+
+
+def test_section_3_2_6_and_7_6_own_check_restores_only_the_named_depletable():
+    """§3.2.6 with §7.6: with two depletable scores the restoration names one; the other is
+    neither restored nor reported. Both are at −2 (30 of 40, 12 of 20): die 16 − 2 = 14
+    against 10, spread +4: faith 16 of 20, above three-quarters (15), healthy."""
+    result = check(
+        target=10,
+        depletable=(health(30, maximum=40), health(12, maximum=20, name="faith")),
+        roll=faces(16),
+        restoration=own("faith"),
+    )
+    assert after(result) == ("faith", 4, 16, 0, State.HEALTHY)
+
+
+def test_section_3_2_6_own_check_needs_a_fit_actor():
+    """§3.2.4 with §3.2.6: the patient's own check is a check like any other, so an
+    incapacitated patient (8 of 40) cannot make it; someone else must."""
+    error = refusal(
+        target=10, depletable=(health(8, maximum=40),), roll=faces(17), restoration=own()
+    )
+    assert codes_and_pointers(error) == [
+        (RuleCode.CHARACTER_INCAPACITATED, "/depletable/0/current")
+    ]
+
+
+def test_section_3_2_6_own_check_names_an_unknown_depletable():
+    """§3.2.6: `restoration.depletable` must name one of the actor's `depletable` scores."""
+    error = refusal(
+        target=10, depletable=(health(30, maximum=40),), roll=faces(17), restoration=own("faith")
+    )
+    assert codes_and_pointers(error) == [(RuleCode.UNKNOWN_DEPLETABLE, "/restoration/depletable")]
+
+
+@pytest.mark.parametrize(
+    "restoration",
+    [
+        Restoration(),
+        Restoration(
+            depletable="health",
+            patient=DepletableScore(name="health", current=12, maximum=40),
+        ),
+    ],
+    ids=["neither", "both"],
+)
+def test_section_3_2_6_restoration_names_exactly_one_score(restoration):
+    """§3.2.6: whose score is restored must be clear: the actor's own or a patient's, not
+    both and not neither (restoration-target)."""
+    error = refusal(
+        target=10, depletable=(health(30, maximum=40),), roll=faces(17), restoration=restoration
+    )
+    assert codes_and_pointers(error) == [(RuleCode.RESTORATION_TARGET, "/restoration")]
+
+
+def test_section_3_2_6_restoration_with_depletion_is_refused():
+    """§3.2.6 decision: a check restores or puts a depletable quality at issue (§3.2.1),
+    never both: restoration-with-depletion."""
+    error = refusal(
+        target=10, roll=faces(17), restoration=patient(12), depletion=DepletionAtIssue()
+    )
+    assert codes_and_pointers(error) == [(RuleCode.RESTORATION_WITH_DEPLETION, "/restoration")]
+
+
+def test_section_3_2_6_every_restoration_refusal_at_once():
+    """§3.2.6: like every refusal, the restoration's are all listed together."""
+    error = refusal(
+        target=10,
+        quick10=True,
+        depletion=DepletionAtIssue(),
+        restoration=Restoration(),
+    )
+    assert codes_and_pointers(error) == [
+        (RuleCode.QUICK10_WITH_DEPLETION, "/quick10"),
+        (RuleCode.RESTORATION_WITH_DEPLETION, "/restoration"),
+        (RuleCode.RESTORATION_TARGET, "/restoration"),
+    ]
+
+
+def test_section_2_5_and_3_2_6_quick10_may_restore():
+    """§2.5 with §3.2.6: a Quick 10 is allowed on a restoring check: 10 against 5, +5."""
+    result = check(target=5, quick10=True, restoration=patient(12))
+    assert (result.die_result, result.spread) == (10, 5)
+    assert after(result) == ("health", 5, 17, -5, State.IMPAIRED)
+
+
+def test_section_3_2_6_no_restoration_asked_none_reported():
+    """§3.2.6: a check without a restoration block reports `restoration` as None."""
+    assert check(target=10, roll=faces(17)).restoration is None
 
 
 # --- properties ------------------------------------------------------------------------

@@ -39,7 +39,12 @@ from service.rulesets.bullseye.rules.conflicts import (
 )
 from service.rulesets.bullseye.rules.dice import DICE, DiceKind
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
-from service.rulesets.bullseye.rules.modifiers import ModifierSource, Quality, QualityType
+from service.rulesets.bullseye.rules.modifiers import (
+    ModifierSource,
+    Quality,
+    QualityType,
+    Situational,
+)
 from service.rulesets.bullseye.rules.narration import Outcome
 
 CORE = QualityType.CORE
@@ -109,15 +114,19 @@ def conflict_of(*players, **fields):
 
 
 def rolled(face, modifier=0, **fields):
-    """A participant check showing ``face`` with one quality of ``modifier`` (if any)."""
-    qualities = (q("Edge", INTR, modifier),) if modifier else ()
-    return ParticipantCheck(qualities=qualities, roll=SuppliedRoll(faces=(face,)), **fields)
+    """A participant check showing ``face`` with a situational modifier (if any): no
+    quality, so any checker may make it (conflict checks use declared qualities only)."""
+    situational = (Situational(label="Edge", magnitude=modifier),) if modifier else ()
+    return ParticipantCheck(situational=situational, roll=SuppliedRoll(faces=(face,)), **fields)
 
 
-def apply(conflict, action, rng=RNG, check_id=""):
+def apply(conflict, action, rng=RNG, check_id="", actor=None):
     """The rules' answer: the next conflict, its events, and the rounds it resolved (the
-    history the session engine appends apart from the state)."""
-    applied = apply_rules(conflict, action, rng, check_id)
+    history the session engine appends apart from the state). The actor is the one whose
+    move it is unless given: the submitter, else the GM."""
+    if actor is None:
+        actor = getattr(action, "participant", GM)
+    applied = apply_rules(conflict, action, actor, rng, check_id)
     return applied.state, list(applied.events), applied.history
 
 
@@ -125,10 +134,10 @@ def resolve(conflict, gm, rng=RNG, **players):
     return apply(conflict, ResolveRound(gm=gm, players=players), rng)
 
 
-def refusal(conflict, action, rng=RNG):
+def refusal(conflict, action, rng=RNG, actor=None):
     before = copy.deepcopy(conflict)
     with pytest.raises(RulesError) as caught:
-        apply(conflict, action, rng)
+        apply(conflict, action, rng, actor=actor)
     assert conflict == before
     return caught.value
 
@@ -526,7 +535,7 @@ def test_section_4_3_submissions_collect_until_the_last_resolves_the_round():
         conflict, Submit(number=1, participant="ann", check=ann_check), RNG
     )
     assert [(e.type, e.data) for e in events] == [
-        ("submission.received", {"round": 1, "participant": "ann"})
+        ("submission.received", {"round": 1, "participant": "ann", "by": "ann"})
     ]
     assert (set(first.pending), first.round, first_rounds) == ({"ann"}, 1, ())
     assert first.pending["ann"].yield_ == 20
@@ -540,7 +549,7 @@ def test_section_4_3_submissions_collect_until_the_last_resolves_the_round():
         second, Submit(number=1, participant="bo", check=bo_check), RNG
     )
     assert [(e.type, e.data) for e in events] == [
-        ("submission.received", {"round": 1, "participant": "bo"}),
+        ("submission.received", {"round": 1, "participant": "bo", "by": "bo"}),
         ("round.resolved", {"round": 1, "scores": {"players": 16, "opposition": 40}}),
     ]
     assert (third.pending, third.round, third.status) == ({}, 2, ConflictStatus.ACTIVE)
@@ -811,7 +820,8 @@ def test_section_4_4_remaining_score_is_a_conflict_score_bonus():
     """§4.4: the players won with 22 left: Ann's 10 + 7 + 22 = 39 against 30 → +9."""
     decided = players_win(two_pc_conflict())
     assert decided.scores.players == 22
-    action = OutcomeRequest(target=30, checks={"ann": rolled(10, 7)})
+    quick = ParticipantCheck(qualities=("Quick",), roll=SuppliedRoll(faces=(10,)))
+    action = OutcomeRequest(target=30, checks={"ann": quick})
     after, events, _ = apply(decided, action, RNG, check_id="out-1")
     result = after.outcome
     bonus = [line for line in result.modifiers if line.source is ModifierSource.CONFLICT_SCORE]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.modifiers import (
+    CAPPED_TYPES,
     SITUATIONAL_RANGE,
     ModifierSource,
     Quality,
@@ -21,6 +22,7 @@ from service.rulesets.bullseye.rules.modifiers import (
 INTR = QualityType.INTRINSIC
 EXPR = QualityType.EXPERIENTIAL
 MATL = QualityType.MATERIAL
+NEG = QualityType.NEGATIVE
 
 
 def q(name, type_, magnitude):
@@ -60,12 +62,50 @@ def test_section_6_3_second_of_a_type_at_half_rounded_toward_zero():
     assert "§6.3" in lines[1].note
 
 
-def test_section_6_3_negative_second_quality_rounds_toward_zero():
-    """§6.3 decision: a second negative quality of −3 applies −1, not −2."""
-    lines, _ = quality_modifiers(
-        [q("Lame leg", QualityType.NEGATIVE, -4), q("Old", QualityType.NEGATIVE, -3)]
-    )
+def test_section_6_3_second_quality_with_a_negative_magnitude_rounds_toward_zero():
+    """§6.3 decision: a second intrinsic quality of −3 (after a −4) applies −1, not −2."""
+    lines, _ = quality_modifiers([q("Frail", INTR, -4), q("Short of breath", INTR, -3)])
     assert applied(lines) == [-4, -1]
+
+
+def test_section_6_3_negative_qualities_are_not_capped_by_type():
+    """§6.3 names only core, intrinsic, experiential and material: three `negative`
+    qualities (−3, −2, −4) all apply in full, −9 in all, with no note and no concern."""
+    lines, concerns = quality_modifiers(
+        [q("Lame leg", NEG, -3), q("Old", NEG, -2), q("Afraid of water", NEG, -4)]
+    )
+    assert applied(lines) == [-3, -2, -4]
+    assert sum(applied(lines)) == -9
+    assert [line.note for line in lines] == [None, None, None]
+    assert concerns == []
+
+
+def test_section_6_3_negative_qualities_uncapped_while_experiential_still_capped():
+    """§6.3: next to three uncapped negative qualities, three experiential ones still get
+    the cap (full, half, not applied), and only the third experiential is a concern."""
+    lines, concerns = quality_modifiers(
+        [
+            q("Lame leg", NEG, -3),
+            q("Kodokan", EXPR, 4),
+            q("Old", NEG, -2),
+            q("Guild", EXPR, 3),
+            q("Afraid of water", NEG, -4),
+            q("Army", EXPR, 2),
+        ]
+    )
+    assert applied(lines) == [-3, 4, -2, 1, -4, 0]
+    assert [(c.code, c.pointer) for c in concerns] == [
+        (RuleCode.TOO_MANY_QUALITIES_OF_TYPE, "/qualities/5")
+    ]
+
+
+def test_section_6_3_one_negative_next_to_one_of_each_capped_type_all_apply():
+    """§6.3: the fast path (one quality per capped type) also applies negatives in full."""
+    lines, concerns = quality_modifiers(
+        [q("Strong", INTR, 5), q("Old", NEG, -2), q("Lame leg", NEG, -3)]
+    )
+    assert applied(lines) == [5, -2, -3]
+    assert concerns == []
 
 
 def test_section_6_3_third_of_a_type_is_not_applied_and_is_a_concern():
@@ -208,13 +248,17 @@ qualities_strategy = st.lists(
 @settings(max_examples=150, deadline=None)
 @given(qualities=qualities_strategy)
 def test_section_6_3_property_at_most_one_full_and_one_half_per_type(qualities):
-    """§6.3: per type, at most two lines apply; their sum is bounded by full + half of the
-    two largest magnitudes; lines keep the proposed order."""
+    """§6.3: per capped type, at most two lines apply; their sum is bounded by full + half
+    of the two largest magnitudes; every negative quality applies in full; lines keep the
+    proposed order."""
     lines, concerns = quality_modifiers(qualities)
     assert [(line.name, line.type, line.magnitude) for line in lines] == [
         (quality.name, quality.type, quality.magnitude) for quality in qualities
     ]
-    for type_ in QualityType:
+    for line in lines:
+        if line.type is NEG:
+            assert (line.applied, line.note) == (line.magnitude, None)
+    for type_ in CAPPED_TYPES:
         mine = [line for line in lines if line.type == type_]
         if not mine:
             continue
@@ -233,6 +277,6 @@ def test_section_6_3_property_at_most_one_full_and_one_half_per_type(qualities):
             assert line.applied * line.magnitude >= 0
     expected_concerns = sum(
         max(0, sum(1 for quality in qualities if quality.type == type_) - 2)
-        for type_ in QualityType
+        for type_ in CAPPED_TYPES
     )
     assert len(concerns) == expected_concerns

@@ -261,6 +261,27 @@ def test_section_7_3_in_a_party_previous_pointers_are_under_members_i_previous()
     assert report.valid is False
 
 
+def test_section_7_3_in_a_party_established_modifier_points_under_members_i_character():
+    """§7.3 in a §7.5 group: a member's established depletion modifier (−1 → −2, without
+    advancement) is reported under that member's character."""
+    report = validate_party(
+        party(
+            member(pc("Ines Varga")),
+            member(
+                pc("Tomas Reyl", depletion_modifier=-2),
+                previous=pc("Tomas Reyl", depletion_modifier=-1),
+            ),
+            variants=DURING_PLAY,
+        )
+    )
+    assert violations(report.members[1].violations) == [
+        (
+            SheetCode.ESTABLISHED_DEPLETION_MODIFIER_CHANGED,
+            "/members/1/character/depletion_modifier",
+        )
+    ]
+
+
 def test_section_7_5_duplicate_character_names_case_insensitive():
     """§7.5 (names decision): two members called alike; the later one is reported."""
     report = validate_party(

@@ -1,16 +1,18 @@
 """Expanded conflicts (§4): scores, simultaneous rounds, decision and the final outcome check.
 
-A conflict is a value. ``apply(conflict, action, rng)`` returns the next value, the events
-it caused and the round it resolved (if any); storing them is the session engine's
+A conflict is a value. ``apply(conflict, action, actor, rng)`` returns the next value, the
+events it caused and the round it resolved (if any), or refuses — including when the actor
+(``gm`` or a player id) may not take the action; storing them is the session engine's
 business, so the rules never see Redis.
 """
 
 from __future__ import annotations
 
 from service.kernel.dice import RandomSource
-from service.kernel.sessions import GM, Applied
+from service.kernel.sessions import GM, Applied, require_gm
 from service.rulesets.bullseye.rules.conflicts.events import (
     CONFLICT_EVENTS,
+    BullseyeDecided,
     ConflictClosed,
     ConflictDecided,
     ConflictEvent,
@@ -21,10 +23,14 @@ from service.rulesets.bullseye.rules.conflicts.events import (
 from service.rulesets.bullseye.rules.conflicts.model import (
     MAX_PLAYERS,
     Action,
+    CloseRound,
     Conflict,
     ConflictStatus,
+    DecideBullseye,
     DiceSource,
     OppositionSpec,
+    OutcomeCheck,
+    OutcomeLoss,
     OutcomeRequest,
     Pairing,
     PairingLoser,
@@ -39,6 +45,10 @@ from service.rulesets.bullseye.rules.conflicts.model import (
 from service.rulesets.bullseye.rules.conflicts.opening import new_conflict, opening_scores
 from service.rulesets.bullseye.rules.conflicts.outcome import make_outcome
 from service.rulesets.bullseye.rules.conflicts.rounds import (
+    bullseyes_left,
+    close_round,
+    decide_bullseye,
+    deciding,
     resolve_round,
     submit,
     submitted,
@@ -51,13 +61,18 @@ __all__ = [
     "MAX_PLAYERS",
     "Action",
     "Applied",
+    "BullseyeDecided",
+    "CloseRound",
     "Conflict",
     "ConflictClosed",
     "ConflictDecided",
     "ConflictEvent",
     "ConflictStatus",
+    "DecideBullseye",
     "DiceSource",
     "OppositionSpec",
+    "OutcomeCheck",
+    "OutcomeLoss",
     "OutcomeMade",
     "OutcomeRequest",
     "Pairing",
@@ -72,6 +87,9 @@ __all__ = [
     "SubmissionReceived",
     "Submit",
     "apply",
+    "bullseyes_left",
+    "deciding",
+    "may_end",
     "new_conflict",
     "opening_scores",
     "submitted",
@@ -80,17 +98,32 @@ __all__ = [
 
 
 def apply(
-    conflict: Conflict, action: Action, rng: RandomSource, check_id: str = ""
+    conflict: Conflict, action: Action, actor: str, rng: RandomSource, check_id: str = ""
 ) -> Applied[Conflict]:
-    """The conflict after ``action``, the events it caused and the round it resolved.
+    """The conflict after ``actor`` (``gm`` or a player id) takes ``action``: the events it
+    caused and the round it resolved.
 
     Raises:
+        NotPermittedError: the actor's role may not take this action.
         RulesError: the action is against the rules or the conflict's state.
     """
     match action:
         case ResolveRound():
-            return resolve_round(conflict, action, rng)
+            return resolve_round(conflict, action, actor, rng)
         case Submit():
-            return submit(conflict, action, rng)
+            return submit(conflict, action, actor, rng)
+        case DecideBullseye():
+            return decide_bullseye(conflict, action, actor)
+        case CloseRound():
+            return close_round(conflict, action, actor)
         case OutcomeRequest():
-            return make_outcome(conflict, action, rng, check_id)
+            return make_outcome(conflict, action, actor, rng, check_id)
+
+
+def may_end(actor: str) -> None:
+    """Only the GM ends (deletes) a conflict.
+
+    Raises:
+        NotPermittedError: the actor is a player.
+    """
+    require_gm(actor, "end the conflict")

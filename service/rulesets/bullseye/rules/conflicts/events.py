@@ -8,6 +8,7 @@ from service.rulesets.bullseye.rules.narration import Outcome
 
 __all__ = [
     "CONFLICT_EVENTS",
+    "BullseyeDecided",
     "ConflictClosed",
     "ConflictDecided",
     "ConflictEvent",
@@ -18,10 +19,22 @@ __all__ = [
 
 
 class SubmissionReceived(Event, frozen=True, kw_only=True, tag="submission.received"):
-    """A participant's check for the round is in (its dice stay hidden until the round)."""
+    """A participant's check for the round is in (its dice stay hidden until the round).
+    ``by`` is who sent it: the participant, or ``gm`` for an absent player."""
 
     round: int
     participant: str
+    by: str | None = None  # None in events stored before the GM could submit for others
+
+
+class BullseyeDecided(Event, frozen=True, kw_only=True, tag="bullseye.decided"):
+    """§7.2: a participant who saw its roll spent a bullseye on it, or passed (``by`` the GM
+    when it decided for the player or closed the round)."""
+
+    round: int
+    participant: str
+    spent: bool
+    by: str
 
 
 class RoundResolved(Event, frozen=True, kw_only=True, tag="round.resolved"):
@@ -48,7 +61,14 @@ class ConflictClosed(Event, frozen=True, kw_only=True, tag="conflict.closed"):
     """The GM ended the conflict; the stream's last event."""
 
 
-ConflictEvent = SubmissionReceived | RoundResolved | ConflictDecided | OutcomeMade | ConflictClosed
+ConflictEvent = (
+    SubmissionReceived
+    | BullseyeDecided
+    | RoundResolved
+    | ConflictDecided
+    | OutcomeMade
+    | ConflictClosed
+)
 
 # The stream also ends with ``conflict.expired`` when the conflict's time runs out (the
 # session engine says so; no rule causes it).

@@ -13,6 +13,7 @@ from service.kernel.bounds import Name, Seed
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.checks import (
     CheckResult,
+    DepletableAfter,
     DepletableScore,
     Effort,
     SuppliedRoll,
@@ -20,6 +21,7 @@ from service.rulesets.bullseye.rules.checks import (
 from service.rulesets.bullseye.rules.dice import DiceKind
 from service.rulesets.bullseye.rules.limits import (
     MAX_CHECK_QUALITIES,
+    MAX_DEPLETABLES,
     MAX_SITUATIONAL,
     Protection,
     Target,
@@ -30,15 +32,20 @@ from service.rulesets.bullseye.rules.modifiers import Quality, Situational
 __all__ = [
     "MAX_PLAYERS",
     "Action",
+    "CloseRound",
     "Conflict",
     "ConflictStatus",
+    "DecideBullseye",
     "DiceSource",
     "OppositionSpec",
+    "OutcomeCheck",
+    "OutcomeLoss",
     "OutcomeRequest",
     "Pairing",
     "PairingLoser",
     "ParticipantCheck",
     "PlayerSpec",
+    "QualityRef",
     "ResolveRound",
     "Round",
     "Scores",
@@ -90,8 +97,17 @@ class DiceSource(StrEnum):
     CLIENT = "client"
 
 
+Depletables = Annotated[tuple[DepletableScore, ...], Meta(min_length=1, max_length=MAX_DEPLETABLES)]
+
+
 class PlayerSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A PC in the conflict: the qualities relevant to it make the players' score (§4.2)."""
+    """A PC in the conflict: the qualities relevant to it make the players' score (§4.2).
+
+    ``qualities`` are the PC's declared qualities: its checks in the conflict may use these
+    and no others. ``depletable`` is its depletable score, or a list of two under §7.6 (the
+    greatest impairment applies; the conflict's ``depletable_at_issue`` names the one at
+    issue).
+    """
 
     id: PlayerId
     name: Name
@@ -99,11 +115,20 @@ class PlayerSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     depletion_modifier: Protection = 0
     threat: Threat = 0
     bullseyes: Bullseyes = 0
-    depletable: DepletableScore | None = None
+    depletable: DepletableScore | Depletables | None = None
+
+    @property
+    def depletables(self) -> tuple[DepletableScore, ...]:
+        """Its depletable scores, one or two (§7.6), or none."""
+        if self.depletable is None:
+            return ()
+        if isinstance(self.depletable, DepletableScore):
+            return (self.depletable,)
+        return self.depletable
 
 
 class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The opposition the GM runs."""
+    """The opposition the GM runs; the GM's checks may use its declared ``qualities`` only."""
 
     name: Name
     qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
@@ -111,14 +136,30 @@ class OppositionSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     threat: Threat = 0
 
 
-class ParticipantCheck(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One participant's check in a conflict: a check without a target."""
+QualityRef = Annotated[
+    Quality | Name,
+    Meta(
+        description="One of the checker's declared qualities: its name, or the declared "
+        "object itself (name, type and magnitude as declared)."
+    ),
+]
 
-    qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
+
+class ParticipantCheck(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One participant's check in a conflict: a check without a target.
+
+    ``qualities`` name qualities declared at creation (the player's PC's, or the
+    opposition's for the GM); anything else is refused with ``undeclared-quality``.
+    ``quick10`` takes 10 instead of rolling (§2.5), refused where the depletable quality is
+    at issue (the outcome check of a conflict with one).
+    """
+
+    qualities: Annotated[tuple[QualityRef, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
     situational: Annotated[tuple[Situational, ...], Meta(max_length=MAX_SITUATIONAL)] = ()
     roll: SuppliedRoll | None = None
     seed: Seed | None = None
     bullseye: bool = False
+    quick10: bool = False
     strict: bool = False
 
 
@@ -159,6 +200,28 @@ class Round(Value, frozen=True, kw_only=True, tag_field="kind", tag="round"):
     scores_after: Scores
     decided: bool
     winner: Side | None
+    on_behalf: tuple[str, ...] = ()  # players whose check the GM submitted for them
+
+
+class OutcomeLoss(Value, frozen=True, kw_only=True):
+    """What the outcome check cost one side (§4.4): for the players, one PC at a time."""
+
+    side: Side
+    player: str | None
+    amount: int
+
+
+class OutcomeCheck(CheckResult, frozen=True, kw_only=True):
+    """§4.4: the winning side's final check, who made it, and what it cost whom.
+
+    With a depletable quality at issue, ``losses`` lists each loss and ``players_after``
+    every PC's score at issue afterwards; ``depletion`` is the maker's own check's (null
+    when the GM makes it: each PC's loss differs, so it is in ``losses``).
+    """
+
+    by: str = ""
+    losses: tuple[OutcomeLoss, ...] = ()
+    players_after: dict[str, DepletableAfter] = {}
 
 
 class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
@@ -181,8 +244,11 @@ class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
     dice_source: DiceSource
     depletable_at_issue: str | None
     winner: Side | None = None
-    outcome: CheckResult | None = None
+    outcome: OutcomeCheck | None = None
     pending: dict[str, Effort] = {}
+    # Submitted this round holding an unspent bullseye: may still spend it (§7.2).
+    deciding: tuple[str, ...] = ()
+    on_behalf: tuple[str, ...] = ()  # pending checks the GM submitted for their players
     bullseyes_used: dict[str, int] = {}
     legacy_rounds: tuple[Round, ...] = msgspec.field(default=(), name="rounds")
 
@@ -195,11 +261,25 @@ class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
 
 class Submit(Value, frozen=True, kw_only=True):
-    """One participant's check for round ``number``."""
+    """One participant's check for round ``number`` (the GM may submit a player's)."""
 
     number: int
     participant: str
     check: ParticipantCheck
+
+
+class DecideBullseye(Value, frozen=True, kw_only=True):
+    """§7.2: having seen its roll, a participant spends a bullseye on it or passes."""
+
+    number: int
+    participant: str
+    spend: bool
+
+
+class CloseRound(Value, frozen=True, kw_only=True):
+    """The GM ends the wait for bullseye decisions: whoever has not decided passes."""
+
+    number: int
 
 
 class OutcomeRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -213,4 +293,4 @@ class OutcomeRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     checks: Annotated[dict[str, ParticipantCheck], Meta(min_length=1, max_length=MAX_PLAYERS)]
 
 
-Action = ResolveRound | Submit | OutcomeRequest
+Action = ResolveRound | Submit | DecideBullseye | CloseRound | OutcomeRequest

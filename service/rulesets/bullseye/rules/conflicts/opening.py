@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.kernel.errors import Concern, RulesError
 from service.kernel.sessions import GM, Applied
+from service.rulesets.bullseye.rules.checks import DepletableScore
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import fitness_concerns, score_concerns
 from service.rulesets.bullseye.rules.conflicts.model import (
@@ -33,31 +34,53 @@ def refuse(code: RuleCode, pointer: str, detail: str) -> Concern:
 def _depletable_concerns(
     player: PlayerSpec, index: int, depletable_at_issue: str | None
 ) -> list[Concern]:
-    """A PC's depletable score must be possible (§3.2.6), name the quality at issue if one
-    is, and leave the PC fit to take part (§3.2.4, §3.2.5)."""
-    score = player.depletable
-    if score is None:
+    """A PC's depletable scores (one, or two under §7.6) must be possible (§3.2.3), distinct,
+    include the quality at issue if one is, and leave the PC fit to take part (§3.2.4,
+    §3.2.5)."""
+    scores = player.depletables
+    if not scores:
         return []
     pointer = f"/players/{index}/depletable"
-    concerns = score_concerns(score.maximum, score.current, f"{pointer}/current")
-    if depletable_at_issue is not None and score.name.casefold() != depletable_at_issue.casefold():
+    one = isinstance(player.depletable, DepletableScore)
+
+    def at(position: int) -> str:
+        return pointer if one else f"{pointer}/{position}"
+
+    concerns = [
+        concern
+        for position, score in enumerate(scores)
+        for concern in score_concerns(score.maximum, score.current, f"{at(position)}/current")
+    ]
+    names = [score.name.casefold() for score in scores]
+    if len(set(names)) < len(names):
+        concerns.append(
+            refuse(
+                RuleCode.DUPLICATE_DEPLETABLE,
+                f"{at(1)}/name",
+                f"{player.name}'s two depletable qualities must differ (§7.6).",
+            )
+        )
+    if depletable_at_issue is not None and depletable_at_issue.casefold() not in names:
+        listed = "', '".join(score.name for score in scores)
         concerns.append(
             refuse(
                 RuleCode.UNKNOWN_DEPLETABLE,
-                f"{pointer}/name",
+                f"{at(0)}/name",
                 f"The conflict puts '{depletable_at_issue}' at issue; {player.name}'s "
-                f"score is for '{score.name}'.",
+                f"score is for '{listed}'.",
             )
         )
-    return concerns or player_fitness(player, f"{pointer}/current")
+    return concerns or player_fitness(player, f"{pointer}/current" if one else pointer)
 
 
 def player_fitness(player: PlayerSpec, pointer: str) -> list[Concern]:
-    """§3.2.4, §3.2.5: an incapacitated or retired PC takes no part."""
-    score = player.depletable
-    if score is None:
-        return []
-    return fitness_concerns(player.name, score.maximum, score.current, pointer)
+    """§3.2.4, §3.2.5: an incapacitated or retired PC takes no part (with two depletable
+    scores, either one failing is enough)."""
+    return [
+        concern
+        for score in player.depletables
+        for concern in fitness_concerns(player.name, score.maximum, score.current, pointer)
+    ]
 
 
 def new_conflict(

@@ -5,21 +5,30 @@ from __future__ import annotations
 import msgspec
 
 from service.kernel.dice import RandomSource
-from service.kernel.errors import RulesError
-from service.kernel.sessions import GM, Applied
+from service.kernel.errors import Concern, RulesError
+from service.kernel.sessions import GM, Applied, require_gm
 from service.rulesets.bullseye.rules.checks import (
     CheckRequest,
+    CheckResult,
+    DepletableAfter,
+    DepletableScore,
     DepletionAtIssue,
+    Loser,
     modifier_lines,
     resolve_check,
 )
 from service.rulesets.bullseye.rules.codes import RuleCode
+from service.rulesets.bullseye.rules.conditions import condition
+from service.rulesets.bullseye.rules.conflicts.declared import declared_qualities
 from service.rulesets.bullseye.rules.conflicts.events import OutcomeMade
 from service.rulesets.bullseye.rules.conflicts.model import (
     Conflict,
     ConflictStatus,
+    OutcomeCheck,
+    OutcomeLoss,
     OutcomeRequest,
     ParticipantCheck,
+    PlayerSpec,
     Side,
 )
 from service.rulesets.bullseye.rules.conflicts.opening import refuse
@@ -29,16 +38,156 @@ from service.rulesets.bullseye.rules.conflicts.rounds import (
     depletable_of,
     player_of,
 )
-from service.rulesets.bullseye.rules.depletion import DepletionSide
+from service.rulesets.bullseye.rules.depletion import DepletionSide, depletion_amount
 from service.rulesets.bullseye.rules.modifiers import ModifierLine, ModifierSource
 
 __all__ = ["make_outcome"]
 
 
+def _bonus(score: int) -> tuple[ModifierLine, ...]:
+    """§4.4: the remaining conflict score; at or below 0 it gives nothing (decision)."""
+    return (
+        ModifierLine(
+            source=ModifierSource.CONFLICT_SCORE,
+            name="remaining conflict score",
+            type=None,
+            magnitude=score,
+            applied=max(0, score),
+            note="§4.4: the winning side's remaining conflict score"
+            if score > 0
+            else "a remaining score at or below 0 gives no bonus (decision on §4.4)",
+        ),
+    )
+
+
+def _refusals(conflict: Conflict, action: OutcomeRequest, winners: Side) -> list[Concern]:
+    """Every candidate's check must be one the conflict allows (all reported at once)."""
+    allowed = {GM} if winners is Side.OPPOSITION else {p.id for p in conflict.players}
+    concerns: list[Concern] = []
+    for member, check in action.checks.items():
+        pointer = f"/checks/{member}"
+        if member not in allowed:
+            who = "the GM ('gm')" if winners is Side.OPPOSITION else "the players"
+            concerns.append(
+                refuse(
+                    RuleCode.NOT_ON_WINNING_SIDE,
+                    pointer,
+                    f"The {winners.value} won; the final check is made by {who} (§4.4).",
+                )
+            )
+            continue
+        concerns.extend(check_concerns(conflict, member, check, pointer))
+        if check.quick10 and conflict.depletable_at_issue is not None:
+            concerns.append(
+                refuse(
+                    RuleCode.QUICK10_WITH_DEPLETION,
+                    f"{pointer}/quick10",
+                    "A Quick 10 may not be used when a depletable quality is at issue (§2.5).",
+                )
+            )
+    return concerns
+
+
+def _at_issue(conflict: Conflict, player: PlayerSpec) -> DepletableScore | None:
+    named = conflict.depletable_at_issue
+    if named is None:
+        return None
+    return next((s for s in player.depletables if s.name.casefold() == named.casefold()), None)
+
+
+def _request(conflict: Conflict, member: str, check: ParticipantCheck, target: int) -> CheckRequest:
+    """The maker's check as a normal check (§4.4); a PC's carries depletion at issue."""
+    player = player_of(conflict, member)
+    opposition = conflict.opposition
+    depletion = None
+    if player is not None and conflict.depletable_at_issue is not None:
+        depletion = DepletionAtIssue(
+            actor=DepletionSide(threat=player.threat, depletion_modifier=player.depletion_modifier),
+            opposition=DepletionSide(
+                threat=opposition.threat, depletion_modifier=opposition.depletion_modifier
+            ),
+            affects=(conflict.depletable_at_issue,) if len(player.depletables) > 1 else (),
+        )
+    qualities, _ = declared_qualities(conflict, member, check.qualities, f"/checks/{member}")
+    return CheckRequest(
+        target=target,
+        qualities=qualities,
+        situational=check.situational,
+        depletable=depletable_of(conflict, member),
+        depletion=depletion,
+        dice=conflict.dice,
+        quick10=check.quick10,
+        roll=check.roll,
+        seed=check.seed,
+        bullseye=check.bullseye,
+        strict=check.strict,
+    )
+
+
+def _losses(conflict: Conflict, maker: str, result: CheckResult) -> tuple[OutcomeLoss, ...]:
+    """§4.4 with the depletable quality at issue: who loses what.
+
+    A PC's check settles as any check against the opposition. The GM's is a check against
+    every PC involved: on success each PC loses with its own protection; on failure the
+    opposition loses once, to the PC whose threat is greatest (decision).
+    """
+    if conflict.depletable_at_issue is None or result.spread == 0:
+        return ()
+    if maker != GM:
+        assert result.depletion is not None
+        if result.depletion.loser is Loser.ACTOR:
+            return (OutcomeLoss(side=Side.PLAYERS, player=maker, amount=result.depletion.amount),)
+        return (OutcomeLoss(side=Side.OPPOSITION, player=None, amount=result.depletion.amount),)
+    opposition = conflict.opposition
+    if result.spread > 0:
+        return tuple(
+            OutcomeLoss(
+                side=Side.PLAYERS,
+                player=player.id,
+                amount=depletion_amount(
+                    result.spread, opposition.threat, player.depletion_modifier
+                ),
+            )
+            for player in conflict.players
+        )
+    threat = max(player.threat for player in conflict.players)
+    amount = depletion_amount(result.spread, threat, opposition.depletion_modifier)
+    return (OutcomeLoss(side=Side.OPPOSITION, player=None, amount=amount),)
+
+
+def _players_after(
+    conflict: Conflict, losses: tuple[OutcomeLoss, ...]
+) -> tuple[tuple[PlayerSpec, ...], dict[str, DepletableAfter]]:
+    """Every PC with the score at issue, after the losses: stored, and reported."""
+    lost = {loss.player: loss.amount for loss in losses if loss.side is Side.PLAYERS}
+    players: list[PlayerSpec] = []
+    after: dict[str, DepletableAfter] = {}
+    for player in conflict.players:
+        score = _at_issue(conflict, player)
+        if score is None:
+            players.append(player)
+            continue
+        current = score.current - lost.get(player.id, 0)
+        now = condition(score.maximum, current)
+        after[player.id] = DepletableAfter(
+            name=score.name,
+            current=current,
+            maximum=score.maximum,
+            impairment=now.impairment,
+            state=now.state,
+        )
+        kept = msgspec.structs.replace(score, current=current)
+        scores = tuple(kept if s is score else s for s in player.depletables)
+        depletable = kept if isinstance(player.depletable, DepletableScore) else scores
+        players.append(msgspec.structs.replace(player, depletable=depletable))
+    return tuple(players), after
+
+
 def make_outcome(
-    conflict: Conflict, action: OutcomeRequest, rng: RandomSource, check_id: str
+    conflict: Conflict, action: OutcomeRequest, actor: str, rng: RandomSource, check_id: str
 ) -> Applied[Conflict]:
-    """§4.4: the winners' final check, their remaining score as a bonus."""
+    """§4.4: the winners' final check, their remaining score as a bonus, and its cost."""
+    require_gm(actor, "make the outcome check")
     if conflict.status is not ConflictStatus.DECIDED or conflict.winner is None:
         raise RulesError(
             RuleCode.CONFLICT_NOT_DECIDED,
@@ -46,79 +195,37 @@ def make_outcome(
         )
     if conflict.outcome is not None:
         raise RulesError(RuleCode.OUTCOME_ALREADY_MADE, "The outcome check has been made.")
-    winners = conflict.winner
-    allowed = {GM} if winners is Side.OPPOSITION else {p.id for p in conflict.players}
-    if strangers := [member for member in action.checks if member not in allowed]:
-        who = "the GM ('gm')" if winners is Side.OPPOSITION else "the players"
-        raise RulesError.from_concerns(
-            [
-                refuse(
-                    RuleCode.NOT_ON_WINNING_SIDE,
-                    f"/checks/{member}",
-                    f"The {winners.value} won; the final check is made by {who} (§4.4).",
-                )
-                for member in strangers
-            ]
-        )
-    score = conflict.scores.players if winners is Side.PLAYERS else conflict.scores.opposition
-    bonus = (
-        ModifierLine(
-            source=ModifierSource.CONFLICT_SCORE,
-            name="remaining conflict score",
-            type=None,
-            magnitude=score,
-            applied=score,
-            note="§4.4: the winning side's remaining conflict score",
-        ),
-    )
-
-    def request_for(member: str, check: ParticipantCheck) -> CheckRequest:
-        player = player_of(conflict, member)
-        mine = (
-            (player.threat, player.depletion_modifier)
-            if player
-            else (conflict.opposition.threat, conflict.opposition.depletion_modifier)
-        )
-        theirs = (
-            (conflict.opposition.threat, conflict.opposition.depletion_modifier)
-            if player
-            else (0, 0)
-        )
-        at_issue = None
-        if conflict.depletable_at_issue is not None:
-            at_issue = DepletionAtIssue(
-                actor=DepletionSide(threat=mine[0], depletion_modifier=mine[1]),
-                opposition=DepletionSide(threat=theirs[0], depletion_modifier=theirs[1]),
-            )
-        return CheckRequest(
-            target=action.target,
-            qualities=check.qualities,
-            situational=check.situational,
-            depletable=depletable_of(conflict, member),
-            depletion=at_issue,
-            dice=conflict.dice,
-            roll=check.roll,
-            seed=check.seed,
-            bullseye=check.bullseye,
-            strict=check.strict,
-        )
+    won = conflict.winner
+    if concerns := _refusals(conflict, action, won):
+        raise RulesError.from_concerns(concerns)
+    score = conflict.scores.players if won is Side.PLAYERS else conflict.scores.opposition
 
     # The player with the highest total modifier makes it (§4.4); ties: the first listed.
     def total(member: str) -> int:
         check = action.checks[member]
+        qualities, _ = declared_qualities(conflict, member, check.qualities, "")
         lines, _ = modifier_lines(
-            check.qualities, check.situational, depletable_of(conflict, member), strict=False
+            qualities, check.situational, depletable_of(conflict, member), strict=False
         )
         return sum(line.applied for line in lines)
 
     maker = max(action.checks, key=total)
     check = action.checks[maker]
-    if concerns := check_concerns(conflict, maker, check, f"/checks/{maker}"):
-        raise RulesError.from_concerns(concerns)
-    result = resolve_check(request_for(maker, check), rng, check_id, bonus=bonus)
+    result = resolve_check(
+        _request(conflict, maker, check, action.target), rng, check_id, bonus=_bonus(score)
+    )
+    losses = _losses(conflict, maker, result)
+    players, after = _players_after(conflict, losses)
+    outcome = OutcomeCheck(
+        **{field: getattr(result, field) for field in CheckResult.__struct_fields__},
+        by=maker,
+        losses=losses,
+        players_after=after,
+    )
     conflict = msgspec.structs.replace(
         conflict,
-        outcome=result,
+        players=players,
+        outcome=outcome,
         bullseyes_used=bullseyes_after(conflict, {maker: check}),
     )
     return Applied(conflict, (OutcomeMade(by=maker, outcome=result.outcome),))

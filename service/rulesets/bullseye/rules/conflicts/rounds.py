@@ -1,4 +1,5 @@
-"""§4.3: rounds — every participant's check, the pairings, the scores, the decision."""
+"""§4.3: rounds — every participant's check, the pairings, the scores, the decision; §7.2
+bullseyes spent after seeing the roll."""
 
 from __future__ import annotations
 
@@ -7,22 +8,27 @@ import msgspec
 from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
 from service.kernel.events import Event
-from service.kernel.sessions import GM, Applied
+from service.kernel.sessions import GM, Applied, require_gm, require_gm_or_self
 from service.rulesets.bullseye.rules.checks import (
     DepletableScore,
     Effort,
     modifier_lines,
     roll_effort,
+    spend_bullseye,
 )
 from service.rulesets.bullseye.rules.codes import RuleCode
+from service.rulesets.bullseye.rules.conflicts.declared import declared_qualities
 from service.rulesets.bullseye.rules.conflicts.events import (
+    BullseyeDecided,
     ConflictDecided,
     RoundResolved,
     SubmissionReceived,
 )
 from service.rulesets.bullseye.rules.conflicts.model import (
+    CloseRound,
     Conflict,
     ConflictStatus,
+    DecideBullseye,
     DiceSource,
     Pairing,
     PairingLoser,
@@ -41,7 +47,11 @@ from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 
 __all__ = [
     "bullseyes_after",
+    "bullseyes_left",
     "check_concerns",
+    "close_round",
+    "decide_bullseye",
+    "deciding",
     "depletable_of",
     "player_of",
     "resolve_round",
@@ -55,10 +65,41 @@ def player_of(conflict: Conflict, player_id: str) -> PlayerSpec | None:
     return next((p for p in conflict.players if p.id == player_id), None)
 
 
+def bullseyes_left(conflict: Conflict, participant: str) -> int:
+    """Bullseyes a player still holds (§7.2); the GM holds none."""
+    player = player_of(conflict, participant)
+    return player.bullseyes - conflict.bullseyes_used.get(participant, 0) if player else 0
+
+
+def _quick10_concerns(check: ParticipantCheck, pointer: str) -> list[Concern]:
+    """§2.5 in a conflict: a Quick 10 rolls nothing, so neither faces nor a bullseye."""
+    if not check.quick10:
+        return []
+    concerns = []
+    if check.roll is not None:
+        concerns.append(
+            refuse(
+                RuleCode.QUICK10_WITH_ROLL,
+                f"{pointer}/roll",
+                "A Quick 10 replaces the roll (§2.5); do not also supply faces.",
+            )
+        )
+    if check.bullseye:
+        concerns.append(
+            refuse(
+                RuleCode.QUICK10_WITH_BULLSEYE,
+                f"{pointer}/bullseye",
+                "A bullseye replaces a rolled result (§7.2); a Quick 10 rolls nothing.",
+            )
+        )
+    return concerns
+
+
 def check_concerns(
     conflict: Conflict, participant: str, check: ParticipantCheck, pointer: str
 ) -> list[Concern]:
-    """What the conflict's dice source, the participant's fitness and bullseyes forbid."""
+    """What the conflict's dice source, the declared qualities, the participant's fitness
+    and bullseyes forbid."""
     concerns: list[Concern] = []
     if conflict.dice_source is DiceSource.SERVER:
         if check.roll is not None:
@@ -83,6 +124,8 @@ def check_concerns(
         concerns.extend(
             supplied_roll_concerns(conflict.dice, check.roll.faces, check.seed, pointer)
         )
+    concerns.extend(_quick10_concerns(check, pointer))
+    concerns.extend(declared_qualities(conflict, participant, check.qualities, pointer)[1])
     player = player_of(conflict, participant)
     if player is None:
         if check.bullseye:
@@ -95,7 +138,7 @@ def check_concerns(
             )
         return concerns
     concerns.extend(player_fitness(player, pointer))
-    if check.bullseye and conflict.bullseyes_used.get(participant, 0) >= player.bullseyes:
+    if check.bullseye and bullseyes_left(conflict, participant) <= 0:
         concerns.append(
             refuse(
                 RuleCode.NO_BULLSEYE_LEFT,
@@ -108,7 +151,7 @@ def check_concerns(
 
 def depletable_of(conflict: Conflict, participant: str) -> tuple[DepletableScore, ...]:
     player = player_of(conflict, participant)
-    return (player.depletable,) if player and player.depletable else ()
+    return player.depletables if player else ()
 
 
 def _effort(
@@ -121,8 +164,9 @@ def _effort(
     """Roll one participant's check under the conflict's dice rules."""
     if concerns := check_concerns(conflict, participant, check, pointer):
         raise RulesError.from_concerns(concerns)
+    qualities, _ = declared_qualities(conflict, participant, check.qualities, pointer)
     lines, warnings = modifier_lines(
-        check.qualities,
+        qualities,
         check.situational,
         depletable_of(conflict, participant),
         strict=check.strict,
@@ -133,6 +177,7 @@ def _effort(
         rng=rng,
         supplied=check.roll,
         seed=check.seed,
+        quick10=check.quick10,
         bullseye=check.bullseye,
         warnings=tuple(warnings),
     )
@@ -146,7 +191,8 @@ def bullseyes_after(conflict: Conflict, checks: dict[str, ParticipantCheck]) -> 
     return used
 
 
-def _require_active(conflict: Conflict) -> None:
+def _require_round(conflict: Conflict, number: int) -> None:
+    """The conflict takes rounds and ``number`` is the one in play."""
     if conflict.status is not ConflictStatus.ACTIVE:
         raise RulesError(
             RuleCode.CONFLICT_NOT_ACTIVE,
@@ -157,6 +203,10 @@ def _require_active(conflict: Conflict) -> None:
             RuleCode.ROUND_LIMIT_REACHED,
             f"The conflict has been through {MAX_ROUNDS} rounds, the service's limit; "
             "settle it at the table and delete it.",
+        )
+    if number != conflict.round:
+        raise RulesError(
+            RuleCode.WRONG_ROUND, f"The conflict is at round {conflict.round}, not {number}."
         )
 
 
@@ -212,12 +262,15 @@ def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tupl
         scores_after=after,
         decided=winner is not None,
         winner=winner,
+        on_behalf=conflict.on_behalf,
     )
     next_conflict = msgspec.structs.replace(
         conflict,
         round=conflict.round + (0 if winner else 1),
         scores=after,
         pending={},
+        deciding=(),
+        on_behalf=(),
         status=ConflictStatus.DECIDED if winner else ConflictStatus.ACTIVE,
         winner=winner,
     )
@@ -231,9 +284,13 @@ def _round_events(round_: Round) -> tuple[Event, ...]:
     return (resolved, ConflictDecided(winner=round_.winner))
 
 
-def resolve_round(conflict: Conflict, action: ResolveRound, rng: RandomSource) -> Applied[Conflict]:
-    """§4.3: the GM resolves the whole current round at once, every player checking."""
-    _require_active(conflict)
+def resolve_round(
+    conflict: Conflict, action: ResolveRound, actor: str, rng: RandomSource
+) -> Applied[Conflict]:
+    """§4.3: the GM resolves the whole current round at once, every player checking (the
+    GM has every roll in hand, so bullseyes are declared with the checks)."""
+    require_gm(actor, "resolve a whole round")
+    _require_round(conflict, conflict.round)
     if conflict.pending:
         raise RulesError(
             RuleCode.ROUND_IN_PROGRESS,
@@ -273,13 +330,30 @@ def resolve_round(conflict: Conflict, action: ResolveRound, rng: RandomSource) -
     return Applied(conflict, _round_events(round_), (round_,))
 
 
-def submit(conflict: Conflict, action: Submit, rng: RandomSource) -> Applied[Conflict]:
-    """One participant's check; the last one in resolves the round (§4.3)."""
-    _require_active(conflict)
-    if action.number != conflict.round:
-        raise RulesError(
-            RuleCode.WRONG_ROUND, f"The conflict is at round {conflict.round}, not {action.number}."
-        )
+def _may_spend_later(conflict: Conflict, participant: str, check: ParticipantCheck) -> bool:
+    """§7.2 with server dice: a holder sees its roll first, then spends or passes."""
+    return (
+        conflict.dice_source is DiceSource.SERVER
+        and not check.bullseye
+        and not check.quick10
+        and bullseyes_left(conflict, participant) > 0
+    )
+
+
+def _resolve_if_complete(conflict: Conflict, events: tuple[Event, ...]) -> Applied[Conflict]:
+    """Resolve the round once every check is in and every bullseye decided."""
+    if waiting_for(conflict) or conflict.deciding:
+        return Applied(conflict, events)
+    efforts = {p.id: conflict.pending[p.id] for p in conflict.players}
+    conflict, round_ = _resolve(conflict, conflict.pending[GM], efforts)
+    return Applied(conflict, (*events, *_round_events(round_)), (round_,))
+
+
+def submit(conflict: Conflict, action: Submit, actor: str, rng: RandomSource) -> Applied[Conflict]:
+    """One participant's check (the GM may send a player's); the round resolves when every
+    check is in and every bullseye holder has spent or passed (§4.3, §7.2)."""
+    require_gm_or_self(actor, action.participant, "submit a check")
+    _require_round(conflict, action.number)
     if action.participant != GM and player_of(conflict, action.participant) is None:
         raise RulesError(
             RuleCode.UNKNOWN_PLAYER,
@@ -298,18 +372,63 @@ def submit(conflict: Conflict, action: Submit, rng: RandomSource) -> Applied[Con
             f"'{action.participant}' has already checked in round {conflict.round}.",
         )
     effort = _effort(conflict, action.participant, action.check, rng, "")
-    pending = {**conflict.pending, action.participant: effort}
+    may_spend = _may_spend_later(conflict, action.participant, action.check)
+    for_someone_else = actor != action.participant
+    conflict = msgspec.structs.replace(
+        conflict,
+        pending={**conflict.pending, action.participant: effort},
+        deciding=(*conflict.deciding, action.participant) if may_spend else conflict.deciding,
+        on_behalf=(
+            (*conflict.on_behalf, action.participant) if for_someone_else else conflict.on_behalf
+        ),
+        bullseyes_used=bullseyes_after(conflict, {action.participant: action.check}),
+    )
+    received = SubmissionReceived(round=conflict.round, participant=action.participant, by=actor)
+    return _resolve_if_complete(conflict, (received,))
+
+
+def decide_bullseye(conflict: Conflict, action: DecideBullseye, actor: str) -> Applied[Conflict]:
+    """§7.2: spend a bullseye on a roll already seen (its die result becomes 20), or pass."""
+    require_gm_or_self(actor, action.participant, "spend or pass a bullseye")
+    _require_round(conflict, action.number)
+    if action.participant not in conflict.deciding:
+        raise RulesError(
+            RuleCode.NOT_DECIDING,
+            f"'{action.participant}' has no bullseye decision pending in round "
+            f"{conflict.round}: it has not submitted, holds no bullseye, or has decided.",
+        )
+    pending = conflict.pending
+    used = conflict.bullseyes_used
+    if action.spend:
+        pending = {**pending, action.participant: spend_bullseye(pending[action.participant])}
+        used = {**used, action.participant: used.get(action.participant, 0) + 1}
     conflict = msgspec.structs.replace(
         conflict,
         pending=pending,
-        bullseyes_used=bullseyes_after(conflict, {action.participant: action.check}),
+        bullseyes_used=used,
+        deciding=tuple(p for p in conflict.deciding if p != action.participant),
     )
-    received = SubmissionReceived(round=conflict.round, participant=action.participant)
-    if waiting_for(conflict):
-        return Applied(conflict, (received,))
-    efforts = {p.id: pending[p.id] for p in conflict.players}
-    conflict, round_ = _resolve(conflict, pending[GM], efforts)
-    return Applied(conflict, (received, *_round_events(round_)), (round_,))
+    decided = BullseyeDecided(
+        round=conflict.round, participant=action.participant, spent=action.spend, by=actor
+    )
+    return _resolve_if_complete(conflict, (decided,))
+
+
+def close_round(conflict: Conflict, action: CloseRound, actor: str) -> Applied[Conflict]:
+    """The GM stops waiting for bullseye decisions: whoever has not decided passes."""
+    require_gm(actor, "close a round")
+    _require_round(conflict, action.number)
+    if missing := waiting_for(conflict):
+        raise RulesError(
+            RuleCode.CHECKS_OUTSTANDING,
+            f"Round {conflict.round} still waits for checks from {', '.join(missing)}; "
+            "the GM may submit them for absent players.",
+        )
+    passed = tuple(
+        BullseyeDecided(round=conflict.round, participant=p, spent=False, by=actor)
+        for p in conflict.deciding
+    )
+    return _resolve_if_complete(msgspec.structs.replace(conflict, deciding=()), passed)
 
 
 def waiting_for(conflict: Conflict) -> tuple[str, ...]:
@@ -317,6 +436,11 @@ def waiting_for(conflict: Conflict) -> tuple[str, ...]:
     if conflict.status is not ConflictStatus.ACTIVE:
         return ()
     return tuple(p for p in (GM, *(p.id for p in conflict.players)) if p not in conflict.pending)
+
+
+def deciding(conflict: Conflict) -> tuple[str, ...]:
+    """Who has checked this round holding a bullseye and may still spend it (§7.2)."""
+    return conflict.deciding if conflict.status is ConflictStatus.ACTIVE else ()
 
 
 def submitted(conflict: Conflict) -> tuple[str, ...]:

@@ -1,0 +1,54 @@
+"""Conflict submissions are bound to the sheet (RULES.md, "Conflict submissions"): a check
+may use only the qualities declared for its checker when the conflict was created."""
+
+from __future__ import annotations
+
+from service.kernel.errors import Concern
+from service.kernel.sessions import GM
+from service.rulesets.bullseye.rules.codes import RuleCode
+from service.rulesets.bullseye.rules.conflicts.model import Conflict, QualityRef
+from service.rulesets.bullseye.rules.modifiers import Quality
+
+__all__ = ["declared_qualities"]
+
+
+def _declared(conflict: Conflict, participant: str) -> tuple[str, tuple[Quality, ...]]:
+    if participant == GM:
+        return conflict.opposition.name, conflict.opposition.qualities
+    player = next(p for p in conflict.players if p.id == participant)
+    return player.name, player.qualities
+
+
+def declared_qualities(
+    conflict: Conflict, participant: str, refs: tuple[QualityRef, ...], pointer: str
+) -> tuple[tuple[Quality, ...], list[Concern]]:
+    """The declared qualities ``refs`` name (by name, or as the declared object itself),
+    and an ``undeclared-quality`` concern for each that is not one of them or differs."""
+    who, declared = _declared(conflict, participant)
+    by_name = {quality.name.casefold(): quality for quality in declared}
+    found: list[Quality] = []
+    concerns: list[Concern] = []
+    for index, ref in enumerate(refs):
+        name = ref if isinstance(ref, str) else ref.name
+        quality = by_name.get(name.casefold())
+        if quality is None:
+            detail = f"'{name}' is not one of {who}'s declared qualities."
+        elif not isinstance(ref, str) and (ref.type, ref.magnitude) != (
+            quality.type,
+            quality.magnitude,
+        ):
+            detail = (
+                f"'{name}' is declared as {quality.type} {quality.magnitude:+d}, "
+                f"not {ref.type} {ref.magnitude:+d}."
+            )
+        else:
+            found.append(quality)
+            continue
+        concerns.append(
+            Concern(
+                code=RuleCode.UNDECLARED_QUALITY,
+                pointer=f"{pointer}/qualities/{index}",
+                detail=detail,
+            )
+        )
+    return tuple(found), concerns
