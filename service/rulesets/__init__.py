@@ -7,7 +7,8 @@ A ruleset is a folder (``rules/`` pure, ``api/`` its routes) that hands the host
 from __future__ import annotations
 
 from service.rulesets.bullseye.api.ruleset import BULLSEYE
+from service.rulesets.opend6.api.ruleset import OPEND6
 
 __all__ = ["RULESETS"]
 
-RULESETS = (BULLSEYE,)
+RULESETS = (BULLSEYE, OPEND6)

@@ -1,0 +1,1 @@
+"""OpenD6 over HTTP: thin controllers under /v1/opend6."""

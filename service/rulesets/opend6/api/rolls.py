@@ -1,0 +1,144 @@
+"""``/v1/opend6/rolls``: one roll, stateless."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, post
+from litestar.di import NamedDependency
+from litestar.params import Body
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import problem_responses
+from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
+from service.rulesets.opend6.rules.initiative import (
+    InitiativeRequest,
+    InitiativeResult,
+    roll_initiative,
+)
+from service.rulesets.opend6.rules.opposed import OpposedRequest, OpposedResult, resolve_opposed
+from service.rulesets.opend6.rules.rolls import RollResult, resolve_roll
+from service.rulesets.opend6.rules.spec import RollRequest
+
+__all__ = ["InitiativeController", "OpposedController", "RollController"]
+
+ServerDice = NamedDependency[Any]  # the app's RandomSource (see the Bullseye checks)
+
+_ROLL_DESCRIPTION = """\
+One roll of a die code ("Rolling Dice"), with everything the rules define for it.
+
+* **The rolled code**, step by step (`steps`): the `base` (`skill`, `attribute`,
+  `untrained` — the attribute, the difficulty raised by `unskilled_modifier`, default +5 —
+  `alternate` — attribute + the skill's adds over its governing attribute, D12 — or
+  `equipment`); a Fate Point doubles the base's dice and pips (D6, not `equipment`, not
+  `initiative`); `bonuses` add regular dice and pips (never a Wild Die); "Preparing" adds
+  +1D per whole doubling of `time.normal_seconds`, at most +3D (D11); the "Multi-Action
+  Penalty" takes 1D per declared action beyond the allotment, except on `damage`,
+  `damage_resistance` and `initiative` (D13). Below 1D: 422 `zero-dice` (D3); above 120
+  dice: 422 `too-many-dice`. Pips never become dice (D1).
+* **The dice** (`dice`, each with its `role`): one Wild Die, the rest regular. The Wild
+  Die's initial 6 explodes (each 6 counts and is tossed again); its initial 1 is a
+  Critical Failure: `critical_failure` `cancel_highest` (default, D5) drops it and the
+  highest regular die (D4), `complication` counts everything and sets `complication`; both
+  totals are always in `critical_failure`. Character Points (`character_points.before`,
+  `.after`) each add an exploding die whose 1 is plain, within `character_point_limit`
+  (easy 2, cinematic 5, unlimited = 20, D7) and `available`; with a Fate Point only under
+  the GM's `cp_with_fp` (else 422 `cp-with-fp`).
+* **Dice source**: `faces` from the table (too few: 422 `faces-missing`, saying how many
+  more; too many: `faces-surplus`; a non-6 inside a chain: `wild-chain`), or `seed`, or
+  neither (a strong RNG). To spend Character Points after seeing a roll, send it again
+  with the answer's `faces` and `character_points.after`: the server rolls only the new
+  dice.
+* **Outcome**: against a `difficulty` (`standard` level — a level alone is its range's
+  top, D8 — `number`, `derived` 2 × dice + pips of the target's code, D9, or
+  `wild_die_only`, one toss: 6 critical success, 1 success with a complication, D14),
+  raised by the unskilled modifier, "Rushing" and generic `modifiers` (D17). Success when
+  the total meets it (D2; a resisting roll, `roller_is_initiator: false`, must beat it).
+  `result_points` = total − difficulty; `related_skill_modifier` ±max(1, ⌈|rp|/2⌉) for a
+  later related roll (D10); an `attack` that succeeds earns `damage_bonus` ⌈rp/5⌉.
+"""
+
+
+class RollController(Controller):
+    """Stateless OpenD6 rolls."""
+
+    path = "/rolls"
+    tags = ["opend6"]
+
+    @post(
+        "/",
+        operation_id="opend6Roll",
+        summary="Roll a die code",
+        description=_ROLL_DESCRIPTION,
+        dto=StrictJson[RollRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def roll(
+        self, data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
+    ) -> RollResult:
+        """Roll once."""
+        return resolve_roll(data, rng, new_id())
+
+
+class OpposedController(Controller):
+    """Two rolls against each other."""
+
+    path = "/opposed"
+    tags = ["opend6"]
+
+    @post(
+        "/",
+        operation_id="opend6Opposed",
+        summary="An opposed roll",
+        description='"Opposed Difficulties": each side rolls as `opend6Roll` rolls (no '
+        "`difficulty`); each side's handicap is its unskilled modifier plus its generic "
+        "`modifiers` (D17). `margin` = (initiator total − handicap) − (resister total − "
+        "handicap); the initiator wins when it is 0 or more (ties go to the initiator). "
+        "`result_points` is the margin, from the initiator's side; an initiating `attack` "
+        "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
+        "`/initiator` or `/resister`.",
+        dto=StrictJson[OpposedRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def opposed(self, data: Annotated[OpposedRequest, Body()], rng: ServerDice) -> OpposedResult:
+        """Roll both sides."""
+        return resolve_opposed(data, rng, new_id())
+
+
+class InitiativeController(Controller):
+    """Initiative order, stateless."""
+
+    path = "/initiative"
+    tags = ["opend6"]
+
+    @post(
+        "/",
+        operation_id="opend6Initiative",
+        summary="Roll initiative and order the participants",
+        description='"Initiative": each participant rolls its Acumen (kind `initiative`: no '
+        "multi-action penalty, no Fate Point, `character_points` dice allowed, the Wild Die "
+        "with `critical_failure`; D15) unless its `total` is given. With "
+        '`optional_initiative_bonus` ("Optional Initiative Bonus") it adds ⌊adds/2⌋ of search '
+        "over Acumen, ⌊Agility dice/4⌋ and ⌊bonus_ranks/6⌋ pips (D16). Order: total, then "
+        '"Ties/No Rolls": `goes_first`, Acumen, search (absent: Acumen), Agility, dodge '
+        "(absent: Agility), `edge` — codes compared as 3 × dice + pips — each highest first, "
+        "then listing order (D16). `decided_by` names the key that put each place ahead of "
+        "the next.",
+        dto=StrictJson[InitiativeRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def initiative(
+        self, data: Annotated[InitiativeRequest, Body()], rng: ServerDice
+    ) -> InitiativeResult:
+        """Roll and order."""
+        return roll_initiative(data, rng, new_id())

@@ -1,0 +1,63 @@
+"""OpenD6 as the host sees it: routes, problem types, tags and examples."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from litestar import Router
+from litestar.openapi.spec import Example, Tag
+
+from service.http.registry import Ruleset
+from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
+from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
+from service.rulesets.opend6.api.reference import (
+    DIE_CODE_EXAMPLES,
+    DieCodeController,
+    OpenD6TableController,
+)
+from service.rulesets.opend6.api.rolls import (
+    InitiativeController,
+    OpposedController,
+    RollController,
+)
+
+__all__ = ["OPEND6"]
+
+
+def _bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
+    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
+
+
+OPEND6 = Ruleset(
+    id="opend6",
+    title="OpenD6 Fantasy Game Basics",
+    source="OpenD6 Fantasy Game Basics: shared/seeds/004_ff52a7cb9597a967.txt",
+    route_prefix="/v1/opend6",
+    router=Router(
+        "/v1/opend6",
+        route_handlers=[
+            RollController,
+            OpposedController,
+            InitiativeController,
+            DieCodeController,
+            OpenD6TableController,
+        ],
+    ),
+    problems=OPEND6_PROBLEMS,
+    tags=(
+        Tag(
+            name="opend6",
+            description="OpenD6: die codes, the Wild Die, Character and Fate Points, "
+            "difficulties. Quoted names are the seed's headings; D-numbers the service's "
+            "decisions (README).",
+        ),
+    ),
+    description="Die-code rolls with the Wild Die, Character and Fate Points, difficulties "
+    "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
+    "the seed's headings, D-numbers to the decisions in the README.",
+    examples={
+        "opend6Roll": _bodies(ROLL_EXAMPLES),
+        "opend6DieCodes": _bodies(DIE_CODE_EXAMPLES),
+    },
+)

@@ -1,0 +1,1 @@
+"""OpenD6 rules: pure, the RNG passed in."""

@@ -1,0 +1,130 @@
+"""The dice of one roll: regular dice, the Wild Die's chain and Character Point chains,
+from the table (``faces``) or rolled by the server ("Wild Die", "Character Points")."""
+
+from __future__ import annotations
+
+from service.kernel.dice import RandomSource
+from service.kernel.errors import Concern, RulesError
+from service.rulesets.opend6.rules.spec import MAX_CHAIN, Faces
+
+__all__ = ["chain_concerns", "roll_chain", "rolled_faces"]
+
+EXPLODES = 6
+
+
+def roll_chain(rng: RandomSource) -> tuple[int, ...]:
+    """An exploding die: each 6 counts and is tossed again, another face stops it; at most
+    100 tosses (D7)."""
+    tosses = [rng.randint(1, 6)]
+    while tosses[-1] == EXPLODES and len(tosses) < MAX_CHAIN:
+        tosses.append(rng.randint(1, 6))
+    return tuple(tosses)
+
+
+def chain_concerns(chain: tuple[int, ...], pointer: str) -> list[Concern]:
+    """A chain from the table is 6s then one face that is not a 6."""
+    concerns = []
+    for index, face in enumerate(chain[:-1]):
+        if face != EXPLODES:
+            concerns.append(
+                Concern(
+                    code="opend6/wild-chain",
+                    pointer=f"{pointer}/{index}",
+                    detail=f"A {face} ends an exploding die's chain; only 6s are tossed again.",
+                )
+            )
+    if chain[-1] == EXPLODES and len(chain) < MAX_CHAIN:
+        concerns.append(
+            Concern(
+                code="opend6/faces-missing",
+                pointer=pointer,
+                detail="The chain ends in a 6: one more toss is missing.",
+            )
+        )
+    return concerns
+
+
+def _count_concerns(name: str, given: int, wanted: int, pointer: str) -> list[Concern]:
+    if given < wanted:
+        return [
+            Concern(
+                code="opend6/faces-missing",
+                pointer=pointer,
+                detail=f"{wanted - given} more {name} needed ({wanted} in all).",
+            )
+        ]
+    if given > wanted:
+        return [
+            Concern(
+                code="opend6/faces-surplus",
+                pointer=pointer,
+                detail=f"{given - wanted} {name} too many (the roll has {wanted}).",
+            )
+        ]
+    return []
+
+
+def rolled_faces(
+    regular: int,
+    cp_before: int,
+    cp_after: int,
+    supplied: Faces | None,
+    rng: RandomSource,
+) -> Faces:
+    """The faces of the roll: the table's, checked; else the server's. With the table's
+    faces and Character Points spent after, a missing ``character_points_after`` is rolled
+    by the server (the stateless "after": resend the answer's faces).
+
+    Raises:
+        RulesError: `faces-missing`, `faces-surplus`, `wild-chain`, with pointers.
+    """
+    if supplied is None:
+        return Faces(
+            regular=tuple(rng.randint(1, 6) for _ in range(regular)),
+            wild=roll_chain(rng),
+            character_points=tuple(roll_chain(rng) for _ in range(cp_before)),
+            character_points_after=tuple(roll_chain(rng) for _ in range(cp_after)) or None,
+        )
+    concerns = _count_concerns("regular dice", len(supplied.regular), regular, "/faces/regular")
+    if supplied.wild is None:
+        concerns.append(
+            Concern(
+                code="opend6/faces-missing",
+                pointer="/faces/wild",
+                detail="The Wild Die's chain is missing.",
+            )
+        )
+    else:
+        concerns.extend(chain_concerns(supplied.wild, "/faces/wild"))
+    concerns.extend(
+        _count_concerns(
+            "Character Point dice",
+            len(supplied.character_points),
+            cp_before,
+            "/faces/character_points",
+        )
+    )
+    for index, chain in enumerate(supplied.character_points):
+        concerns.extend(chain_concerns(chain, f"/faces/character_points/{index}"))
+    after = supplied.character_points_after
+    if after is not None:
+        concerns.extend(
+            _count_concerns(
+                "Character Point dice spent after",
+                len(after),
+                cp_after,
+                "/faces/character_points_after",
+            )
+        )
+        for index, chain in enumerate(after):
+            concerns.extend(chain_concerns(chain, f"/faces/character_points_after/{index}"))
+    if concerns:
+        raise RulesError.from_concerns(concerns)
+    if after is None:
+        after = tuple(roll_chain(rng) for _ in range(cp_after))
+    return Faces(
+        regular=supplied.regular,
+        wild=supplied.wild,
+        character_points=supplied.character_points,
+        character_points_after=after or None,  # null: none yet, so resending can add them
+    )

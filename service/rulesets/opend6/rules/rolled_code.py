@@ -1,0 +1,157 @@
+"""The code a roll rolls, step by step ("Rolling Dice"): base, Fate Point, bonuses,
+preparing, the multi-action penalty; then how many dice and whether any are left."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from service.kernel.errors import Concern, RulesError
+from service.kernel.values import Value
+from service.rulesets.opend6.rules.codes import DieCode, code_of
+from service.rulesets.opend6.rules.difficulties import preparing_dice
+from service.rulesets.opend6.rules.spec import (
+    MAX_DICE,
+    AlternateBase,
+    AttributeBase,
+    EquipmentBase,
+    RollKind,
+    RollSpec,
+    SkillBase,
+    UntrainedBase,
+)
+
+__all__ = ["BaseCode", "CodeStep", "RolledCode", "StepName", "rolled_code"]
+
+# "Multi-Action Penalty" spares these kinds (D13).
+_NO_MULTI_ACTION_PENALTY = frozenset(
+    {RollKind.DAMAGE, RollKind.DAMAGE_RESISTANCE, RollKind.INITIATIVE}
+)
+
+
+class StepName(StrEnum):
+    """The steps that shape the rolled code, in the order they apply."""
+
+    BASE = "base"
+    FATE_POINT = "fate_point"
+    BONUS = "bonus"
+    PREPARING = "preparing"
+    MULTI_ACTION = "multi_action"
+
+
+class CodeStep(Value, frozen=True, kw_only=True):
+    """One change to the code: what it added (dice, pips; negative is a penalty) and the
+    code after it."""
+
+    step: StepName
+    label: str | None
+    dice: int
+    pips: int
+    code_after: str
+
+
+class BaseCode(Value, frozen=True, kw_only=True):
+    """What rolls: the base's type, its code and, for the alternate-attribute option, the
+    skill's adds."""
+
+    type: str
+    code: str
+    adds: str | None = None
+
+
+class RolledCode(Value, frozen=True, kw_only=True):
+    """The code after every step, and how it got there."""
+
+    base: BaseCode
+    steps: tuple[CodeStep, ...]
+    dice: int
+    pips: int
+
+    @property
+    def text(self) -> str:
+        return (
+            DieCode(dice=self.dice, pips=self.pips).text
+            if self.pips >= 0
+            else (f"{self.dice}D{self.pips}")
+        )
+
+
+def _base(spec: RollSpec) -> tuple[BaseCode, DieCode]:
+    base = spec.base
+    match base:
+        case SkillBase() | AttributeBase() | EquipmentBase():
+            code = code_of(base.code, "/base/code")
+            return BaseCode(type=str(base.__struct_config__.tag), code=code.text), code
+        case UntrainedBase():
+            code = code_of(base.attribute, "/base/attribute")
+            return BaseCode(type="untrained", code=code.text), code
+        case AlternateBase():
+            skill = code_of(base.skill, "/base/skill")
+            governing = code_of(base.governing_attribute, "/base/governing_attribute")
+            adds = skill.minus(governing)
+            if adds is None:
+                detail = (
+                    f"The skill {skill.text} is below its governing attribute "
+                    f"{governing.text}: it has no adds to carry over (D12)."
+                )
+                raise RulesError(
+                    "opend6/negative-adds",
+                    detail,
+                    (Concern(code="opend6/negative-adds", pointer="/base/skill", detail=detail),),
+                )
+            code = code_of(base.attribute, "/base/attribute").plus(adds)
+            return BaseCode(type="alternate", code=code.text, adds=adds.text), code
+
+
+def _multi_action_dice(spec: RollSpec) -> int:
+    if spec.actions is None or spec.kind in _NO_MULTI_ACTION_PENALTY:
+        return 0
+    return -max(0, spec.actions.declared - spec.actions.allotment)
+
+
+def rolled_code(spec: RollSpec) -> RolledCode:
+    """The code to roll, or the refusals: no die left (D3), too many dice.
+
+    Raises:
+        RulesError: `negative-adds`, `zero-dice`, `too-many-dice`.
+    """
+    base, code = _base(spec)
+    dice, pips = code.dice, code.pips
+    steps = [CodeStep(step=StepName.BASE, label=None, dice=dice, pips=pips, code_after=code.text)]
+
+    def add(step: StepName, label: str | None, more_dice: int, more_pips: int) -> None:
+        nonlocal dice, pips
+        dice, pips = dice + more_dice, pips + more_pips
+        after = f"{dice}D{pips:+d}" if pips else f"{dice}D"
+        steps.append(
+            CodeStep(step=step, label=label, dice=more_dice, pips=more_pips, code_after=after)
+        )
+
+    if spec.fate_point:  # the base doubles, before bonuses and penalties (D6)
+        add(StepName.FATE_POINT, None, dice, pips)
+    for bonus in spec.bonuses:
+        add(StepName.BONUS, bonus.label, bonus.dice, bonus.pips)
+    preparing = (
+        preparing_dice(spec.time.normal_seconds, spec.time.taken_seconds) if spec.time else 0
+    )
+    if preparing:
+        add(StepName.PREPARING, None, preparing, 0)
+    if penalty := _multi_action_dice(spec):
+        add(StepName.MULTI_ACTION, None, penalty, 0)
+    if dice < 1:
+        detail = (
+            f"The roll comes to {dice}D{pips:+d}: every roll needs at least one die, its "
+            "Wild Die (D3)."
+        )
+        raise RulesError(
+            "opend6/zero-dice",
+            detail,
+            (Concern(code="opend6/zero-dice", pointer="", detail=detail),),
+        )
+    if dice > MAX_DICE:
+        detail = f"The roll comes to {dice} dice; the service rolls at most {MAX_DICE}."
+        raise RulesError(
+            "opend6/too-many-dice",
+            detail,
+            (Concern(code="opend6/too-many-dice", pointer="", detail=detail),),
+        )
+    return RolledCode(base=base, steps=tuple(steps), dice=dice, pips=pips)
