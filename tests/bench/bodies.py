@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rulesets.bullseye.api.examples import SWORD_FIGHT
+from service.rulesets.opend6.api.examples import SHOVEL
 
 # Scenario 1 of the issue: 3 qualities, 1 situational, impairment (health 30 of 42).
 CHECK: dict[str, Any] = {
@@ -30,3 +31,6 @@ FOUR_PLAYERS: dict[str, Any] = {
 
 TIED = {"roll": {"faces": [10]}}
 ROUND: dict[str, Any] = {"gm": TIED, "players": {f"p{i}": TIED for i in range(4)}}
+
+# OpenD6: lifting 4D with a shovel's +1D against Moderate, the server's dice.
+OPEND6_ROLL_BODY: dict[str, Any] = {key: value for key, value in SHOVEL.items() if key != "seed"}

@@ -34,11 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import redis
 
 from service.embedded_redis import EmbeddedRedis
 from service.rulesets.bullseye.api.examples import VALID_CHARACTER
-from tests.bench.bodies import BATCH, CHECK, FOUR_PLAYERS, ROUND
+from tests.bench.bodies import BATCH, CHECK, FOUR_PLAYERS, OPEND6_ROLL_BODY, ROUND
 from tests.support.served import ROOT, free_port
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
@@ -53,7 +54,8 @@ BATCH_20 = "2. POST /v1/checks/batch (20)"
 VALIDATE = "3. POST /v1/characters/validate"
 ROUNDS = "4. POST /v1/conflicts/{id}/rounds"
 READ = "5. GET /v1/conflicts/{id}"
-EVERY_SCENARIO = (CHECKS, BATCH_20, VALIDATE, ROUNDS, READ)
+OPEND6_ROLL = "6. POST /v1/opend6/rolls"
+EVERY_SCENARIO = (CHECKS, BATCH_20, VALIDATE, ROUNDS, READ, OPEND6_ROLL)
 SERVER_SCENARIOS = (CHECKS, ROUNDS)
 
 
@@ -215,6 +217,31 @@ async def _create_conflicts(base: str, count: int) -> list[tuple[str, str]]:
         return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
+def _odds_milliseconds() -> tuple[float, float]:
+    """OpenD6 exact odds of 30D with five Character Point dice against 100, in-process:
+    the first call (nothing cached) and a repeated one, in milliseconds."""
+    from service.rulesets.opend6.rules import odds as odds_module
+    from service.rulesets.opend6.rules.roll_odds import roll_odds
+    from service.rulesets.opend6.rules.spec import OddsRequest
+
+    request = msgspec.convert(
+        {
+            "base": {"type": "skill", "code": "30D"},
+            "character_points": {"before": 5},
+            "difficulty": {"kind": "number", "value": 100},
+        },
+        OddsRequest,
+    )
+    for cached in vars(odds_module).values():
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+    started = time.perf_counter()
+    roll_odds(request)
+    cold = (time.perf_counter() - started) * 1000
+    warm = min(timeit.repeat(lambda: roll_odds(request), number=20, repeat=5)) / 20 * 1000
+    return cold, warm
+
+
 def _engine_microseconds() -> tuple[float, float]:
     """Microseconds per in-process check and per d20 roll of the same expression."""
     import d20
@@ -281,6 +308,7 @@ def _measure_server(
             VALIDATE: (base + "/v1/characters/validate", _lua(VALID_CHARACTER)),
             ROUNDS: (base, _lua(ROUND, [(path + "/rounds", token) for path, token in targets])),
             READ: (base, _lua(None, targets, method="GET")),
+            OPEND6_ROLL: (base + "/v1/opend6/rolls", _lua(OPEND6_ROLL_BODY)),
         }
         baseline_url = f"http://127.0.0.1:{baseline_port}/baseline"
         before = _wrk(baseline_url, _lua(CHECK), workdir)
@@ -409,6 +437,11 @@ def main() -> int:
             measured[server] = _measure_server(server, scenarios, redis_url, workdir)
         per_conflict = _redis_bytes_per_conflict(redis_url, workdir)
     _report(measured, per_conflict, _engine_microseconds())
+    cold, warm = _odds_milliseconds()
+    print(
+        f"OpenD6 exact odds, 30D + 5 CP dice against 100: {cold:.2f} ms first, "
+        f"{warm:.2f} ms repeated"
+    )
     print(f"\nlogs and wrk scripts: {workdir}")
     return 0
 

@@ -18,6 +18,7 @@ from service.rulesets.opend6.api.reference import (
 )
 from service.rulesets.opend6.api.rolls import (
     InitiativeController,
+    OddsController,
     OpposedController,
     RollController,
 )
@@ -38,6 +39,7 @@ OPEND6 = Ruleset(
         "/v1/opend6",
         route_handlers=[
             RollController,
+            OddsController,
             OpposedController,
             InitiativeController,
             DieCodeController,

@@ -12,6 +12,7 @@ from service.rulesets.opend6.rules.codes import code_of
 from service.rulesets.opend6.rules.spec import (
     DerivedDifficulty,
     NumberDifficulty,
+    OddsRequest,
     RollRequest,
     StandardDifficulty,
     UntrainedBase,
@@ -47,7 +48,9 @@ class ResolvedDifficulty(Value, frozen=True, kw_only=True):
     label: str
 
 
-def resolve_difficulty(request: RollRequest, concerns: list[Concern]) -> ResolvedDifficulty | None:
+def resolve_difficulty(
+    request: RollRequest | OddsRequest, concerns: list[Concern]
+) -> ResolvedDifficulty | None:
     """The difficulty of ``request`` (None without one); refusals go to ``concerns``."""
     asked = request.difficulty
     if asked is None:

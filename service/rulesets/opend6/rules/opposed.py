@@ -11,6 +11,7 @@ from service.rulesets.opend6.rules.spec import (
     Modifiers,
     RollKind,
     RollRequest,
+    RollShape,
     RollSpec,
     UntrainedBase,
 )
@@ -52,7 +53,7 @@ class OpposedResult(Value, frozen=True, kw_only=True):
     damage_bonus: int | None
 
 
-def handicap(spec: RollSpec, modifiers: Modifiers) -> int:
+def handicap(spec: RollShape, modifiers: Modifiers) -> int:
     """What raises a side's difficulty: its unskilled modifier and generic modifiers (D17)."""
     unskilled = spec.base.unskilled_modifier if isinstance(spec.base, UntrainedBase) else 0
     return unskilled + sum(item.value for item in modifiers)

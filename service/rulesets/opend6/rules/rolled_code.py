@@ -15,7 +15,7 @@ from service.rulesets.opend6.rules.spec import (
     AttributeBase,
     EquipmentBase,
     RollKind,
-    RollSpec,
+    RollShape,
     SkillBase,
     UntrainedBase,
 )
@@ -75,7 +75,7 @@ class RolledCode(Value, frozen=True, kw_only=True):
         )
 
 
-def _base(spec: RollSpec) -> tuple[BaseCode, DieCode]:
+def _base(spec: RollShape) -> tuple[BaseCode, DieCode]:
     base = spec.base
     match base:
         case SkillBase() | AttributeBase() | EquipmentBase():
@@ -102,13 +102,13 @@ def _base(spec: RollSpec) -> tuple[BaseCode, DieCode]:
             return BaseCode(type="alternate", code=code.text, adds=adds.text), code
 
 
-def _multi_action_dice(spec: RollSpec) -> int:
+def _multi_action_dice(spec: RollShape) -> int:
     if spec.actions is None or spec.kind in _NO_MULTI_ACTION_PENALTY:
         return 0
     return -max(0, spec.actions.declared - spec.actions.allotment)
 
 
-def rolled_code(spec: RollSpec) -> RolledCode:
+def rolled_code(spec: RollShape) -> RolledCode:
     """The code to roll, or the refusals: no die left (D3), too many dice.
 
     Raises:

@@ -22,6 +22,7 @@ from service.rulesets.opend6.rules.spec import (
     Level,
     RollKind,
     RollRequest,
+    RollShape,
     StandardDifficulty,
     WildDieOnlyDifficulty,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "RolledDie",
     "WildDieSummary",
     "damage_bonus",
+    "points_concerns",
     "related_skill_modifier",
     "resolve_roll",
 ]
@@ -156,7 +158,7 @@ def _refuse(code: str, pointer: str, detail: str) -> Concern:
     return Concern(code=f"opend6/{code}", pointer=pointer, detail=detail)
 
 
-def _points_concerns(request: RollRequest) -> list[Concern]:
+def points_concerns(request: RollShape) -> list[Concern]:
     """ "Character Points", "Fate Points", "Improving a Roll": what may be spent here."""
     concerns = []
     cp = request.character_points.before + request.character_points.after
@@ -201,7 +203,8 @@ def _points_concerns(request: RollRequest) -> list[Concern]:
             )
         if request.fate_point and available.fate_points < 1:
             concerns.append(_refuse("not-enough-points", "/fate_point", "No Fate Point available."))
-    if isinstance(request.difficulty, WildDieOnlyDifficulty) and (cp or request.fate_point):
+    difficulty = getattr(request, "difficulty", None)  # opposed sides have none
+    if isinstance(difficulty, WildDieOnlyDifficulty) and (cp or request.fate_point):
         concerns.append(
             _refuse(
                 "points-on-wild-die-only",
@@ -209,7 +212,7 @@ def _points_concerns(request: RollRequest) -> list[Concern]:
                 "A Wild-Die-only roll is one toss: no Character Point or Fate Point (D14).",
             )
         )
-    if request.faces is not None and request.seed is not None:
+    if isinstance(request, RollRequest) and request.faces is not None and request.seed is not None:
         concerns.append(
             _refuse("faces-with-seed", "/seed", "Give the table's faces or a seed, not both.")
         )
@@ -256,7 +259,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
     Raises:
         RulesError: every reason the roll cannot be made as asked, at once.
     """
-    concerns = _points_concerns(request)
+    concerns = points_concerns(request)
     try:
         code = rolled_code(request)
     except RulesError as error:

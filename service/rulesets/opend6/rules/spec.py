@@ -35,10 +35,12 @@ __all__ = [
     "Modifier",
     "Modifiers",
     "NumberDifficulty",
+    "OddsRequest",
     "OpenD6Label",
     "Related",
     "RollKind",
     "RollRequest",
+    "RollShape",
     "RollSpec",
     "SkillBase",
     "StandardDifficulty",
@@ -178,8 +180,8 @@ class Faces(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     character_points_after: Annotated[tuple[Chain, ...], Meta(max_length=MAX_POINTS)] | None = None
 
 
-class RollSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One roll of a character (or an item), everything that shapes it, and its dice."""
+class RollShape(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything that shapes a roll, short of its dice (what its odds depend on)."""
 
     base: Base
     kind: RollKind = RollKind.ACTION
@@ -194,6 +196,11 @@ class RollSpec(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     available: Available | None = None
     critical_failure: CriticalFailure = CriticalFailure.CANCEL_HIGHEST
     roller_is_initiator: bool = True
+
+
+class RollSpec(RollShape, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One roll of a character (or an item), everything that shapes it, and its dice."""
+
     faces: Faces | None = None
     seed: Seed | None = None
 
@@ -270,5 +277,12 @@ Difficulty = Annotated[
 
 class RollRequest(RollSpec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A roll, and the difficulty it is made against (none: the total alone)."""
+
+    difficulty: Difficulty | None = None
+
+
+class OddsRequest(RollShape, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A roll before it is made: its odds against the difficulty (Character Points before
+    and after are pooled, since the odds do not depend on when they are bought)."""
 
     difficulty: Difficulty | None = None

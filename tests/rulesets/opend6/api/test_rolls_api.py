@@ -108,3 +108,66 @@ def test_the_ruleset_is_listed(client: TestClient) -> None:
     opend6 = next(r for r in rulesets if r["id"] == "opend6")
     assert opend6["route_prefix"] == "/v1/opend6"
     assert {"opend6Roll", "opend6Opposed", "opend6Initiative"} <= set(opend6["operations"])
+
+
+def test_the_odds_of_a_roll_are_exact_fractions_to_12_decimals(client: TestClient) -> None:
+    """Part 3, "Exact odds": 2D ≥ 7 → 5/9 under cancel_highest, 7/12 under complication."""
+    response = client.post(
+        "/v1/opend6/rolls/odds",
+        json={
+            "base": {"type": "skill", "code": "2D"},
+            "difficulty": {"kind": "number", "value": 7},
+        },
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["odds"]["p_success"] == {
+        "cancel_highest": round(5 / 9, 12),
+        "complication": round(7 / 12, 12),
+    }
+    listed = sum(row["probability"] for row in body["odds"]["distribution"])
+    assert abs(listed + body["odds"]["tail"]["probability"] - 1) < 1e-9
+
+
+def test_the_odds_of_a_wild_die_only_roll(client: TestClient) -> None:
+    body = client.post(
+        "/v1/opend6/rolls/odds",
+        json={"base": {"type": "skill", "code": "4D"}, "difficulty": {"kind": "wild_die_only"}},
+    ).json()
+    assert body["odds"] is None
+    assert body["wild_die_only"] == {
+        "critical_success": round(1 / 6, 12),
+        "success": round(2 / 3, 12),
+        "complication": round(1 / 6, 12),
+    }
+
+
+def test_the_odds_refuse_what_the_roll_would_refuse(client: TestClient) -> None:
+    assert_problem(
+        client.post(
+            "/v1/opend6/rolls/odds",
+            json={"base": {"type": "skill", "code": "1D"}, "bonuses": [{"label": "x", "dice": -1}]},
+        ),
+        422,
+        "opend6/zero-dice",
+    )
+    assert_problem(
+        client.post(
+            "/v1/opend6/rolls/odds",
+            json={"base": {"type": "skill", "code": "2D"}, "seed": 4},
+        ),
+        400,
+        "invalid-body",
+    )
+
+
+def test_the_odds_of_an_opposed_roll_tie_to_the_initiator(client: TestClient) -> None:
+    body = client.post(
+        "/v1/opend6/opposed/odds",
+        json={
+            "initiator": {"base": {"type": "skill", "code": "3D"}},
+            "resister": {"base": {"type": "skill", "code": "3D"}},
+        },
+    ).json()
+    assert 0.5 < body["odds"]["p_initiator_wins"] < 0.6  # equal codes: ties tip it over ½
+    assert body["odds"]["max_error"] <= 1e-12
