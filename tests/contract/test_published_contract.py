@@ -189,3 +189,11 @@ def test_optional_header_parameters_are_plain_strings() -> None:
         for parameter in operation.get("parameters", []):
             if parameter["in"] == "header":
                 assert parameter["schema"]["type"] == "string", (name, parameter["name"])
+
+
+def test_every_schema_has_a_plain_name() -> None:
+    """Two rulesets' types of one name (an `Outcome` in each) make Litestar publish both
+    under their module paths, renaming the first ruleset's schema too and breaking its
+    generated clients: every name stays a plain identifier."""
+    names = DOCUMENT["components"]["schemas"]
+    assert [name for name in names if not name.isidentifier()] == []

@@ -19,10 +19,15 @@ from service.rulesets.opend6.rules.spec import (
     WildDieOnlyDifficulty,
 )
 
-__all__ = ["DifficultyModifier", "ModifierSource", "ResolvedDifficulty", "resolve_difficulty"]
+__all__ = [
+    "DifficultyModifier",
+    "DifficultyModifierSource",
+    "ResolvedDifficulty",
+    "resolve_difficulty",
+]
 
 
-class ModifierSource(StrEnum):
+class DifficultyModifierSource(StrEnum):
     """Why the difficulty moved."""
 
     UNSKILLED = "unskilled"
@@ -31,7 +36,7 @@ class ModifierSource(StrEnum):
 
 
 class DifficultyModifier(Value, frozen=True, kw_only=True):
-    source: ModifierSource
+    source: DifficultyModifierSource
     label: str
     value: int
 
@@ -74,7 +79,7 @@ def resolve_difficulty(
     if isinstance(request.base, UntrainedBase) and request.base.unskilled_modifier:
         modifiers.append(
             DifficultyModifier(
-                source=ModifierSource.UNSKILLED,
+                source=DifficultyModifierSource.UNSKILLED,
                 label="untrained",
                 value=request.base.unskilled_modifier,
             )
@@ -89,10 +94,14 @@ def resolve_difficulty(
             rushing = 0
         if rushing:
             modifiers.append(
-                DifficultyModifier(source=ModifierSource.RUSHING, label="rushing", value=rushing)
+                DifficultyModifier(
+                    source=DifficultyModifierSource.RUSHING, label="rushing", value=rushing
+                )
             )
     modifiers += [
-        DifficultyModifier(source=ModifierSource.GENERIC, label=item.label, value=item.value)
+        DifficultyModifier(
+            source=DifficultyModifierSource.GENERIC, label=item.label, value=item.value
+        )
         for item in asked.modifiers
     ]
     value = base + sum(item.value for item in modifiers)

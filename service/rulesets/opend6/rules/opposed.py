@@ -16,7 +16,7 @@ from service.rulesets.opend6.rules.spec import (
     UntrainedBase,
 )
 
-__all__ = ["OpposedModifiers", "OpposedRequest", "OpposedResult", "Side", "resolve_opposed"]
+__all__ = ["OpposedModifiers", "OpposedRequest", "OpposedResult", "OpposedSide", "resolve_opposed"]
 
 
 class OpposedModifiers(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -34,7 +34,7 @@ class OpposedRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     modifiers: OpposedModifiers = OpposedModifiers()
 
 
-class Side(Value, frozen=True, kw_only=True):
+class OpposedSide(Value, frozen=True, kw_only=True):
     """One side: its roll, and what counts against its total (D17)."""
 
     roll: RollResult
@@ -45,8 +45,8 @@ class Side(Value, frozen=True, kw_only=True):
 class OpposedResult(Value, frozen=True, kw_only=True):
     """``margin`` = the initiator's net total less the resister's; ≥ 0 the initiator wins."""
 
-    initiator: Side
-    resister: Side
+    initiator: OpposedSide
+    resister: OpposedSide
     margin: int
     winner: str
     result_points: int
@@ -83,7 +83,7 @@ def resolve_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) ->
     ):
         against = handicap(spec, modifiers)
         assert roll.total is not None
-        sides.append(Side(roll=roll, handicap=against, net=roll.total - against))
+        sides.append(OpposedSide(roll=roll, handicap=against, net=roll.total - against))
     margin = sides[0].net - sides[1].net
     won = margin >= 0
     bonus = None

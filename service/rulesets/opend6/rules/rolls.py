@@ -30,9 +30,9 @@ from service.rulesets.opend6.rules.spec import (
 __all__ = [
     "CriticalFailureTotals",
     "DieRole",
-    "Outcome",
     "PointsUsed",
     "RelatedModifier",
+    "RollOutcome",
     "RollResult",
     "RolledDie",
     "WildDieSummary",
@@ -62,7 +62,7 @@ class Timing(StrEnum):
     AFTER = "after"
 
 
-class Outcome(StrEnum):
+class RollOutcome(StrEnum):
     SUCCESS = "success"
     FAILURE = "failure"
     CRITICAL_SUCCESS = "critical_success"
@@ -134,7 +134,7 @@ class RollResult(Value, frozen=True, kw_only=True):
     related: tuple[RelatedModifier, ...]
     total: int | None
     difficulty: ResolvedDifficulty | None
-    outcome: Outcome | None
+    outcome: RollOutcome | None
     result_points: int | None
     related_skill_modifier: int | None
     damage_bonus: int | None
@@ -340,7 +340,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
     modifier = related_skill_modifier(result_points) if result_points is not None else None
     bonus = None
     if result_points is not None and request.kind is RollKind.ATTACK:
-        bonus = damage_bonus(result_points) if outcome is not Outcome.FAILURE else 0
+        bonus = damage_bonus(result_points) if outcome is not RollOutcome.FAILURE else 0
     fate = 1 if request.fate_point else 0
     available = request.available
     return RollResult(
@@ -398,7 +398,7 @@ def _automatic(
         related=(),
         total=None,
         difficulty=difficulty,
-        outcome=Outcome.SUCCESS,
+        outcome=RollOutcome.SUCCESS,
         result_points=None,
         related_skill_modifier=None,
         damage_bonus=None,
@@ -419,13 +419,13 @@ def _judge(
     complication: bool,
     *,
     wild_only: bool,
-) -> tuple[Outcome, int | None, bool]:
+) -> tuple[RollOutcome, int | None, bool]:
     """ "Determining Success": the total meets the difficulty (a resisting roll must beat
     it, D2); a Wild-Die-only roll reads its one toss (D14)."""
     if wild_only:
         if initial == CRITICAL_SUCCESS:
-            return Outcome.CRITICAL_SUCCESS, None, False
-        return Outcome.SUCCESS, None, initial == CRITICAL_FAILURE
+            return RollOutcome.CRITICAL_SUCCESS, None, False
+        return RollOutcome.SUCCESS, None, initial == CRITICAL_FAILURE
     result_points = total - difficulty.value
     won = result_points >= 0 if request.roller_is_initiator else result_points > 0
-    return (Outcome.SUCCESS if won else Outcome.FAILURE), result_points, complication
+    return (RollOutcome.SUCCESS if won else RollOutcome.FAILURE), result_points, complication

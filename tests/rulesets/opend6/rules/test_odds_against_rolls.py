@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from service.rulesets.opend6.rules.roll_odds import roll_odds
-from service.rulesets.opend6.rules.rolls import Outcome, resolve_roll
+from service.rulesets.opend6.rules.rolls import RollOutcome, resolve_roll
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
 SAMPLES = 20_000
@@ -30,7 +30,7 @@ def test_odds_match_seeded_rolls_of_the_real_roller(option: str) -> None:
     p = getattr(exact.p_success, option)
     rng = random.Random(20261123)
     roll = msgspec.convert(shape, RollRequest)
-    wins = sum(resolve_roll(roll, rng, "").outcome is Outcome.SUCCESS for _ in range(SAMPLES))
+    wins = sum(resolve_roll(roll, rng, "").outcome is RollOutcome.SUCCESS for _ in range(SAMPLES))
     sigma = math.sqrt(p * (1 - p) / SAMPLES)
     assert abs(wins / SAMPLES - p) <= 4 * sigma
     # Every listed total of 1 % or more, too.

@@ -11,7 +11,7 @@ from service.kernel.errors import RulesError
 from service.rulesets.opend6.rules.rolled_code import rolled_code
 from service.rulesets.opend6.rules.rolls import (
     DieRole,
-    Outcome,
+    RollOutcome,
     damage_bonus,
     related_skill_modifier,
     resolve_roll,
@@ -272,8 +272,8 @@ def test_determining_success_a_total_equal_to_the_difficulty_succeeds():
         "faces": {"regular": [5, 5], "wild": [5]},
         "difficulty": {"kind": "number", "value": 15},
     }
-    assert roll(**equal).outcome is Outcome.SUCCESS
-    assert roll(**equal, roller_is_initiator=False).outcome is Outcome.FAILURE
+    assert roll(**equal).outcome is RollOutcome.SUCCESS
+    assert roll(**equal, roller_is_initiator=False).outcome is RollOutcome.FAILURE
 
 
 @pytest.mark.parametrize(("rp", "modifier"), [(-3, -2), (-1, -1), (0, 1), (4, 2)])
@@ -312,7 +312,7 @@ def test_unskilled_attempts_raise_the_difficulty_by_the_unskilled_modifier():
         difficulty={"kind": "standard", "level": "easy"},
     )
     assert [(m.source, m.value) for m in result.difficulty.modifiers] == [("unskilled", 5)]
-    assert (result.difficulty.value, result.outcome) == (15, Outcome.FAILURE)
+    assert (result.difficulty.value, result.outcome) == (15, RollOutcome.FAILURE)
 
 
 def test_rushing_raises_the_difficulty_of_the_roll():
@@ -340,17 +340,21 @@ def test_special_difficulties_derived_from_the_targets_code():
     result = roll(
         faces={"regular": [2, 2], "wild": [2]}, difficulty={"kind": "derived", "code": "3D"}
     )
-    assert (result.difficulty.value, result.outcome) == (6, Outcome.SUCCESS)
+    assert (result.difficulty.value, result.outcome) == (6, RollOutcome.SUCCESS)
 
 
 def test_standard_difficulties_automatic_succeeds_without_rolling():
     result = roll(difficulty={"kind": "standard", "level": "automatic"})
-    assert (result.outcome, result.dice, result.total) == (Outcome.SUCCESS, (), None)
+    assert (result.outcome, result.dice, result.total) == (RollOutcome.SUCCESS, (), None)
 
 
 @pytest.mark.parametrize(
     ("wild", "outcome", "complication"),
-    [(6, Outcome.CRITICAL_SUCCESS, False), (1, Outcome.SUCCESS, True), (3, Outcome.SUCCESS, False)],
+    [
+        (6, RollOutcome.CRITICAL_SUCCESS, False),
+        (1, RollOutcome.SUCCESS, True),
+        (3, RollOutcome.SUCCESS, False),
+    ],
 )
 def test_special_difficulties_wild_die_only(wild, outcome, complication):
     """ "Special Difficulties": one toss of the Wild Die, no explosion (D14)."""
