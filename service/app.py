@@ -262,6 +262,19 @@ def create_app(
                         description="A conflict's GM or player token, from its creation. "
                         "Conflict routes also accept it as the X-Conflict-Token header.",
                     ),
+                    "sceneToken": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="An OpenD6 scene's GM or player token, from its "
+                        "creation. Scene routes also accept it as the X-Scene-Token header.",
+                    ),
+                    "sceneTokenHeader": SecurityScheme(
+                        type="apiKey",
+                        name="X-Scene-Token",
+                        security_scheme_in="header",
+                        description="An OpenD6 scene's token in its own header (leaves "
+                        "Authorization free for an API key as a bearer token).",
+                    ),
                     "conflictTokenHeader": SecurityScheme(
                         type="apiKey",
                         name="X-Conflict-Token",

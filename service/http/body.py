@@ -12,7 +12,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
-from litestar.dto import AbstractDTO
+from litestar.dto import AbstractDTO, DTOConfig
 from litestar.typing import FieldDefinition
 
 from service.http.errors import UnreadableBodyError, UnsupportedMediaType
@@ -41,6 +41,18 @@ class StrictJson(AbstractDTO[T], Generic[T]):
     """Use as ``dto=StrictJson[Model], return_dto=None`` on a handler taking ``data: Model``."""
 
     _decoder: ClassVar[msgspec.json.Decoder[Any]]
+
+    @classmethod
+    def of_union(cls, annotation: Any, name: str) -> type[StrictJson[Any]]:
+        """The DTO for a tagged union of Structs (``A | B``, maybe ``Annotated``): Litestar's
+        ``DTO[...]`` refuses unions, msgspec decodes them by their tag all the same."""
+        attributes = {
+            "config": DTOConfig(),
+            "_type_backend_map": {},
+            "_handler_backend_map": {},
+            "model_type": annotation,
+        }
+        return type(f"StrictJson[{name}]", (cls,), attributes)
 
     @classmethod
     def generate_field_definitions(

@@ -8,7 +8,8 @@ need both to tell valid bodies from invalid ones, so the components come from ms
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
+from types import UnionType
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 from litestar.params import BodyKwarg
@@ -29,8 +30,11 @@ _REF_PREFIX = "#/components/schemas/"
 def _structs_of(annotation: Any) -> Iterable[type[msgspec.Struct]]:
     origin = get_origin(annotation)
     if origin is Annotated or (isinstance(origin, type) and issubclass(origin, Response)):
-        annotation = get_args(annotation)[0]
-    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        yield from _structs_of(get_args(annotation)[0])
+    elif origin in (Union, UnionType):  # a tagged union body: each member is a schema
+        for member in get_args(annotation):
+            yield from _structs_of(member)
+    elif isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
         yield annotation
 
 

@@ -28,6 +28,8 @@ from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from litestar import Request
 
 __all__ = [
@@ -97,8 +99,10 @@ def problem_response(
     *,
     errors: tuple[ProblemError, ...] = (),
     headers: dict[str, str] | None = None,
+    extensions: Mapping[str, object] | None = None,
 ) -> Response[bytes]:
-    """A problem+json response of the catalogued type ``code``."""
+    """A problem+json response of the catalogued type ``code``; ``extensions`` add members
+    (RFC 9457 §3.2) beside the standard ones, never over them."""
     kind = PROBLEM_TYPES[code]
     problem = Problem(
         type=kind.type,
@@ -108,8 +112,14 @@ def problem_response(
         errors=errors,
         request_id=current_request_id(),
     )
+    content = msgspec.json.encode(problem)
+    if extensions:
+        members: dict[str, Any] = msgspec.to_builtins(problem)
+        for name, value in extensions.items():
+            members.setdefault(name, value)
+        content = msgspec.json.encode(members)
     return Response(
-        content=msgspec.json.encode(problem),
+        content=content,
         status_code=kind.status,
         media_type=PROBLEM_MEDIA_TYPE,
         headers=headers,
@@ -224,7 +234,10 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     match exc:
         case RulesError():
             return problem_response(
-                str(exc.code), exc.detail, errors=tuple(_concern_error(c) for c in exc.concerns)
+                str(exc.code),
+                exc.detail,
+                errors=tuple(_concern_error(c) for c in exc.concerns),
+                extensions=exc.extensions,
             )
         case msgspec.ValidationError():
             pointer, reason = pointer_from_msgspec(str(exc))

@@ -7,6 +7,8 @@ each is also the problem type ``/problems/{code}``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from service.kernel.values import Value
 
 __all__ = ["FORBIDDEN", "Concern", "NotPermittedError", "RulesError"]
@@ -34,17 +36,31 @@ class Concern(Value, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class RulesError(Exception):
-    """A well-formed request the rules refuse; carries every concern found, at once."""
+    """A well-formed request the rules refuse; carries every concern found, at once.
 
-    def __init__(self, code: str, detail: str, concerns: tuple[Concern, ...] = ()) -> None:
+    ``extensions`` are extra members of the problem the error becomes (RFC 9457 §3.2):
+    JSON-ready values a client can act on without parsing ``detail`` (how many dice are
+    missing, say). They never replace the problem's standard members.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        concerns: tuple[Concern, ...] = (),
+        extensions: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.concerns = concerns
+        self.extensions: Mapping[str, object] = dict(extensions or {})
 
     def under(self, prefix: str) -> RulesError:
         """The same error with every pointer moved under ``prefix``."""
-        return RulesError(self.code, self.detail, tuple(c.under(prefix) for c in self.concerns))
+        return RulesError(
+            self.code, self.detail, tuple(c.under(prefix) for c in self.concerns), self.extensions
+        )
 
     @classmethod
     def from_concerns(cls, concerns: list[Concern]) -> RulesError:

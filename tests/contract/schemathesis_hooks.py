@@ -15,23 +15,30 @@ import schemathesis
 
 # The conflict the test created before the run, for operations the config points at it.
 _TOKENS: dict[str, str] = {
-    os.environ["SCHEMATHESIS_CONFLICT_ID"]: os.environ["SCHEMATHESIS_CONFLICT_TOKEN"]
+    os.environ["SCHEMATHESIS_CONFLICT_ID"]: os.environ["SCHEMATHESIS_CONFLICT_TOKEN"],
+    os.environ["SCHEMATHESIS_SCENE_ID"]: os.environ["SCHEMATHESIS_SCENE_TOKEN"],
 }
+
+
+_CREATES = {"createConflict", "opend6CreateScene"}
 
 
 @schemathesis.hook
 def after_call(context: Any, case: Any, response: Any) -> None:
-    if case.operation.definition.raw.get("operationId") != "createConflict":
+    if case.operation.definition.raw.get("operationId") not in _CREATES:
         return
     if response.status_code == 201:
         created = response.json()
         _TOKENS[created["id"]] = created["tokens"]["gm"]
 
 
-@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(path_regex="^/v1/conflicts/")
+@schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(
+    path_regex="^/v1/(conflicts|opend6/scenes)/"
+)
 class ConflictToken:
     def get(self, case: Any, context: Any) -> str | None:
-        return _TOKENS.get((case.path_parameters or {}).get("conflict_id", ""))
+        parameters = case.path_parameters or {}
+        return _TOKENS.get(parameters.get("conflict_id") or parameters.get("scene_id") or "")
 
     def set(self, case: Any, data: str | None, context: Any) -> None:
         if data:

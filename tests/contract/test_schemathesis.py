@@ -26,14 +26,22 @@ from tests.support.served import ROOT, ServedApp
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")
 API_KEY = "schemathesis-key-7d2f"
+SCENE = {
+    "name": "Fuzzed",
+    "participants": [{"id": "pc", "name": "PC", "acumen": "3D", "agility": "3D"}],
+}
 
 
 def _conflict_env(url: str, headers: dict[str, str]) -> dict[str, str]:
-    """A conflict for the fuzzing phases to act on, and its GM token for the auth hook."""
+    """A conflict and an OpenD6 scene for the fuzzing phases to act on, and their GM
+    tokens for the auth hook."""
     created = httpx.post(f"{url}/v1/conflicts", json=conflict_body(), headers=headers).json()
+    scene = httpx.post(f"{url}/v1/opend6/scenes", json=SCENE, headers=headers).json()
     return {
         "SCHEMATHESIS_CONFLICT_ID": created["id"],
         "SCHEMATHESIS_CONFLICT_TOKEN": created["tokens"]["gm"],
+        "SCHEMATHESIS_SCENE_ID": scene["id"],
+        "SCHEMATHESIS_SCENE_TOKEN": scene["tokens"]["gm"],
     }
 
 
@@ -73,9 +81,11 @@ def run_schemathesis(
             str(workdir),
             "--output-truncate",
             "false",
-            # An event stream never ends while its conflict lives; tests/api covers it.
+            # An event stream never ends while its session lives; tests/api covers them.
             "--exclude-operation-id",
             "streamConflictEvents",
+            "--exclude-operation-id",
+            "opend6SceneEvents",
             *extra,
         ],
         cwd=workdir,  # its crash cache and reports stay out of the work tree

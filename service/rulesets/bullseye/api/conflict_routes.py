@@ -141,7 +141,6 @@ CREATED_LINKS = {
         **_to("submitRoundCheck", number="$response.body#/round"),
         "requestBody": {"participant": "gm"},
     },
-    "CloseRound": _to("closeRound", number="$response.body#/round"),
     "MakeOutcomeCheck": _to("makeOutcomeCheck"),
     "CreateStreamTicket": _to("createStreamTicket"),
     "DeleteConflict": _to("deleteConflict"),

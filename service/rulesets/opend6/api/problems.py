@@ -103,6 +103,53 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
         "Not enough points",
         "The roll spends more Character Points or Fate Points than `available` holds.",
     ),
+    # Scenes: who may move (403), what the scene's state allows now (409), the move (422).
+    "gm-only": (403, "The GM's move", "Only the GM's token makes this move."),
+    "not-your-participant": (
+        403,
+        "Not your participant",
+        "A player's token moves only the participants it controls (the GM's moves anyone).",
+    ),
+    "not-your-turn": (
+        403,
+        "Not your turn",
+        "A turn move (declare, an action roll, wait, end_turn) is made on the participant's "
+        "turn, by an interrupter, or by a waiter at the round's end (D18); the detail says "
+        "whose turn it is.",
+    ),
+    "wrong-round": (409, "Another round", "The move names a round the scene is not at."),
+    "wrong-phase": (
+        409,
+        "Not in this phase",
+        "The move belongs to another phase of the round (initiative, turns, round_end).",
+    ),
+    "roll-pending": (
+        409,
+        "A roll is pending",
+        "A roll waits for the GM's resolution first (or too many rolls wait already).",
+    ),
+    "not-pending": (409, "No such pending roll", "The roll is resolved, or never was made."),
+    "already-declared": (409, "Already declared", "Actions are declared once a round."),
+    "already-rolled": (409, "Already rolled", "Initiative is rolled once a round (or scene)."),
+    "scene-ended": (409, "Scene ended", "The scene has ended; it takes no more moves."),
+    "not-declared": (422, "Not declared", "Declare the round's actions before acting."),
+    "no-actions-left": (
+        422,
+        "No action left",
+        "Every declared action of this round is used; unused ones die with the round.",
+    ),
+    "faces-not-allowed": (
+        422,
+        "The server rolls",
+        "This scene's dice are rolled by the server (`dice_source: server`): no faces or seeds.",
+    ),
+    "unknown-participant": (422, "Unknown participant", "No participant of that id here."),
+    "unknown-controller": (
+        422,
+        "Unknown controller",
+        "A participant's controller is `gm` or one of the scene's players.",
+    ),
+    "group-not-gm": (422, "Group not the GM's", "Groups (members > 1) are the GM's (D19)."),
     "duplicate-participant": (
         422,
         "Participant listed twice",

@@ -22,6 +22,7 @@ from service.rulesets.opend6.api.rolls import (
     OpposedController,
     RollController,
 )
+from service.rulesets.opend6.api.scenes import SCENE_LINKS, SceneController
 
 __all__ = ["OPEND6"]
 
@@ -44,6 +45,7 @@ OPEND6 = Ruleset(
             InitiativeController,
             DieCodeController,
             OpenD6TableController,
+            SceneController,
         ],
     ),
     problems=OPEND6_PROBLEMS,
@@ -58,6 +60,8 @@ OPEND6 = Ruleset(
     description="Die-code rolls with the Wild Die, Character and Fate Points, difficulties "
     "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
     "the seed's headings, D-numbers to the decisions in the README.",
+    stateful=("scene",),
+    links={"opend6CreateScene": SCENE_LINKS},
     examples={
         "opend6Roll": _bodies(ROLL_EXAMPLES),
         "opend6DieCodes": _bodies(DIE_CODE_EXAMPLES),

@@ -1,0 +1,451 @@
+"""``/v1/opend6/scenes``: combat rounds kept in Redis through the shared session engine."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from litestar import Controller, Request, delete, get, post, route
+from litestar.enums import HttpMethod
+from litestar.exceptions import NotFoundException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Body, Parameter
+from litestar.response import Response, Stream
+from msgspec import Meta
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import problem_responses
+from service.kernel.bounds import Name, Timestamp
+from service.kernel.sessions import GM, require_gm
+from service.kernel.values import Value
+from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
+from service.rulesets.opend6.rules.scenes.model import (
+    MAX_PARTICIPANTS,
+    Scene,
+    SceneOrderPlace,
+    SceneParticipant,
+    SceneParticipantRound,
+    ScenePendingRoll,
+    ScenePhase,
+    ScenePlayer,
+    SceneRules,
+    SceneStatus,
+)
+from service.rulesets.opend6.rules.scenes.moves import SceneMove
+from service.rulesets.opend6.rules.scenes.play import acting, apply, new_scene
+from service.sessions.access import issue_tokens
+from service.sessions.engine import Decision, SessionEngine, etag
+from service.sessions.host import SessionSpec, session_host
+from service.sessions.keys import SessionKind
+from service.sessions.params import (
+    CREATED_HEADERS,
+    VERSION_HEADERS,
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    LastEventId,
+    StreamTicketParam,
+)
+from service.sessions.stream import event_stream_response, is_stream_id
+
+__all__ = ["SCENES", "SceneController"]
+
+SCENES = SessionSpec(
+    kind=SessionKind("opend6", "scene"),
+    state_type=Scene,
+    history_type=SceneLogEntry,
+    token_header="x-scene-token",  # noqa: S106 - a header name, not a secret
+)
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"sceneToken": []}, {"sceneTokenHeader": []}]
+SceneIdParam = Annotated[str, Parameter(max_length=64, description="The scene's id.")]
+
+
+class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new scene: the GM's rules, the players (each gets a token) and the participants."""
+
+    name: Name
+    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    rules: SceneRules = SceneRules()
+    players: Annotated[tuple[ScenePlayer, ...], Meta(max_length=12)] = ()
+    participants: Annotated[
+        tuple[SceneParticipant, ...], Meta(min_length=1, max_length=MAX_PARTICIPANTS)
+    ]
+
+
+class SceneParticipantView(Value, frozen=True, kw_only=True):
+    """A participant and its round so far."""
+
+    participant: SceneParticipant
+    round: SceneParticipantRound
+
+
+class SceneState(Value, frozen=True, kw_only=True):
+    """The scene as its table sees it: whose move it is (`acting`, `waiting_for`), the
+    order, every participant's round, and the rolls awaiting the GM."""
+
+    id: str
+    name: str
+    rules: SceneRules
+    status: SceneStatus
+    round: int
+    phase: ScenePhase
+    elapsed_seconds: int
+    order: tuple[SceneOrderPlace, ...]
+    current: str | None
+    interrupting: str | None
+    acting: Annotated[
+        tuple[str, ...],
+        Meta(
+            description="Participants who may make turn moves now (declare, roll, wait, "
+            "end_turn): the current one, an interrupter, waiters who may interrupt."
+        ),
+    ]
+    waiting_for: Annotated[
+        tuple[str, ...],
+        Meta(
+            description="Whose move it is, as roles (`gm` or player ids): the controllers of "
+            "`acting` participants, of those yet to roll initiative, and `gm` while a roll "
+            "awaits resolution or the order awaits `set_order`."
+        ),
+    ]
+    players: tuple[ScenePlayer, ...]
+    participants: tuple[SceneParticipantView, ...]
+    pending: tuple[ScenePendingRoll, ...]
+
+
+class SceneView(SceneState, frozen=True, kw_only=True):
+    """The scene, with its version (also its `ETag`) and when it expires."""
+
+    expires_at: Timestamp
+    version: int
+
+
+class SceneTokens(Value, frozen=True, kw_only=True):
+    gm: str
+    players: dict[str, str]
+
+
+class SceneCreated(SceneView, frozen=True, kw_only=True):
+    """The new scene and its tokens, shown only here."""
+
+    tokens: SceneTokens
+
+
+class SceneMoveMade(Value, frozen=True, kw_only=True):
+    """The move as applied, its log entry, and the scene after it."""
+
+    move: str
+    result: SceneLogEntry
+    scene: SceneState
+
+
+class SceneRoundLog(Value, frozen=True, kw_only=True):
+    round: int
+    moves: tuple[SceneLogEntry, ...]
+
+
+def _waiting_for(scene: Scene) -> tuple[str, ...]:
+    if scene.status is SceneStatus.ENDED:
+        return ()
+    controller = {p.id: p.controller for p in scene.participants}
+    roles: list[str] = []
+    if scene.phase is ScenePhase.INITIATIVE:
+        if scene.rules.initiative.value == "first_action":
+            roles.append(GM)
+        roles += [
+            controller[p]
+            for p, state in scene.rounds.items()
+            if state.able and state.initiative is None
+        ]
+    roles += [controller[p] for p in acting(scene)]
+    if scene.pending or scene.phase is ScenePhase.ROUND_END:
+        roles.append(GM)
+    return tuple(dict.fromkeys(roles))
+
+
+def state_of(scene: Scene) -> SceneState:
+    return SceneState(
+        id=scene.id,
+        name=scene.name,
+        rules=scene.rules,
+        status=scene.status,
+        round=scene.round,
+        phase=scene.phase,
+        elapsed_seconds=scene.elapsed_seconds,
+        order=scene.order,
+        current=scene.current,
+        interrupting=scene.interrupting,
+        acting=acting(scene),
+        waiting_for=_waiting_for(scene),
+        players=scene.players,
+        participants=tuple(
+            SceneParticipantView(participant=p, round=scene.rounds[p.id])
+            for p in scene.participants
+        ),
+        pending=scene.pending,
+    )
+
+
+def view_of(scene: Scene, *, version: int, expires_at: float) -> SceneView:
+    state = state_of(scene)
+    return SceneView(
+        **{field: getattr(state, field) for field in SceneState.__struct_fields__},
+        expires_at=datetime.fromtimestamp(expires_at, UTC),
+        version=version,
+    )
+
+
+_MOVES_DESCRIPTION = """\
+One move of the scene, by `type`, for the current `round` (another round: 409
+`wrong-round`). Accepts `Idempotency-Key` and `If-Match`. The answer is the move's log
+entry and the scene after it.
+
+* `initiative` (the participant's controller; phase `initiative`, rolled methods): an
+  Acumen roll each, once a round (or a scene); when every able participant has rolled,
+  the order is set (D16) and turns begin.
+* `set_order` (the GM; `first_action`): who goes first; "Ties/No Rolls" orders the rest,
+  for the whole scene.
+* `declare` (controller; its turn or interrupting): the round's actions, once; the
+  "Multi-Action Penalty" is −1D per action beyond the allotment.
+* `roll` (controller): `action`/`attack` on its turn or interrupting, with an action
+  left; other kinds any time in `turns`/`round_end`. It waits in `pending` for the GM.
+* `spend_character_points` (the roll's controller): while its roll is pending, CP dice
+  added after seeing it (the server rolls them).
+* `wait` (controller; its turn): costs an action, rolls nothing, passes the turn. A waiter
+  with actions left acts only by interrupting another's pending roll, or at the round's
+  end (D18).
+* `end_turn` (controller; its turn or interrupt), with no roll of its own pending.
+* `resolve` (the GM): a pending roll's difficulty (never the player's), Critical-Failure
+  option and modifiers.
+* `next_round` (the GM; no roll pending) and `end_scene` (the GM).
+
+A player's token moves only its own participants (403 `not-your-participant`); GM moves
+are the GM's (403 `gm-only`); a turn move out of turn is 403 `not-your-turn`, saying whose
+turn it is. With `dice_source: server` faces and seeds are refused (422 `faces-not-allowed`).
+Rounds are 5 s of game time ("Game Time").
+"""
+
+
+def _created_links() -> dict[str, Any]:
+    def to(operation_id: str) -> dict[str, Any]:
+        return {
+            "operationId": operation_id,
+            "parameters": {"scene_id": "$response.body#/id"},
+            "description": "With a token of the scene (`tokens` in this answer).",
+        }
+
+    return {"GetScene": to("opend6GetScene"), "MakeMove": to("opend6SceneMove")}
+
+
+SCENE_LINKS = _created_links()
+
+
+class SceneController(Controller):
+    """OpenD6 scenes: combat rounds, state only in Redis."""
+
+    path = "/scenes"
+    tags = ["opend6"]
+
+    @post(
+        "/",
+        operation_id="opend6CreateScene",
+        response_headers=CREATED_HEADERS,
+        summary="Start a scene",
+        description="The GM's rules (initiative method, Critical-Failure option, CP limit, "
+        "`cp_with_fp`, optional initiative bonus, dice source), the players and the "
+        "participants. Each participant's `controller` is `gm` or a player's id; a group "
+        "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
+        "**only here**.",
+        dto=StrictJson[CreateScene],
+        return_dto=None,
+        status_code=201,
+        responses=problem_responses(400, 409, 413, 415, 422, 503),
+    )
+    async def create(
+        self, data: Annotated[CreateScene, Body()], request: Request[Any, Any, Any]
+    ) -> Response[SceneCreated]:
+        """Create the scene and its tokens."""
+        host = session_host(request)
+        scenes: SessionEngine[Scene] = host.engine(SCENES)
+        ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
+        applied = new_scene(
+            scene_id=new_id(),
+            name=data.name,
+            rules=data.rules,
+            players=data.players,
+            participants=data.participants,
+        )
+        tokens, access = issue_tokens((p.id for p in data.players), gm=True)
+        scene = applied.state
+        version = await scenes.create(scene.id, applied, access=access, ttl_ms=ttl * 1000)
+        view = view_of(scene, version=version, expires_at=time.time() + ttl)
+        assert tokens.gm is not None
+        created = SceneCreated(
+            **{field: getattr(view, field) for field in SceneView.__struct_fields__},
+            tokens=SceneTokens(gm=tokens.gm, players=tokens.players),
+        )
+        return Response(
+            created,
+            status_code=201,
+            headers={"Location": f"/v1/opend6/scenes/{scene.id}", "ETag": etag(version)},
+        )
+
+    @route(
+        "/{scene_id:str}",
+        http_method=[HttpMethod.OPTIONS],
+        include_in_schema=False,
+        sync_to_thread=False,
+    )
+    def allowed_methods(self) -> Response[None]:
+        """Allow lists every method of the path (Litestar's own lists only the first). Named
+        to sort before the path's other handlers: Litestar registers a controller's
+        handlers by name, and its automatic OPTIONS comes with the first one."""
+        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+
+    @get(
+        "/{scene_id:str}",
+        operation_id="opend6GetScene",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="The scene as it stands",
+        description="Any token of the scene. `ETag` is its version; `If-None-Match` with it "
+        "answers 304 while unchanged.",
+        responses={
+            304: ResponseSpec(None, description="Not modified: still at that version."),
+            **problem_responses(400, 401, 404, 503),
+        },
+    )
+    async def read(
+        self,
+        scene_id: SceneIdParam,
+        request: Request[Any, Any, Any],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[SceneView]:
+        """Read the scene."""
+        scenes: SessionEngine[Scene] = session_host(request).engine(SCENES)
+        read = await scenes.read(scene_id, request, if_none_match=if_none_match)
+        if isinstance(read, Response):
+            return read  # type: ignore[return-value]  # 304, no body
+        stored, _ = read
+        view = view_of(stored.state, version=stored.version, expires_at=stored.expires_at)
+        return Response(view, headers={"ETag": etag(stored.version)})
+
+    @get(
+        "/{scene_id:str}/rounds/{number:int}",
+        operation_id="opend6SceneRound",
+        security=TOKEN_REQUIRED,
+        summary="A round's log",
+        description="Every move of round `number`, in order, with each resolved roll's full "
+        "result. Any token of the scene.",
+        responses=problem_responses(400, 401, 404, 503),
+    )
+    async def round_log(
+        self,
+        scene_id: SceneIdParam,
+        number: Annotated[int, Parameter(ge=1, le=100000, description="The round.")],
+        request: Request[Any, Any, Any],
+    ) -> SceneRoundLog:
+        """One round's moves."""
+        scenes: SessionEngine[Scene] = session_host(request).engine(SCENES)
+        scenes.require_token(request)
+        stored = await scenes.load(scene_id, history=True)
+        scenes.role(request, stored.access)
+        moves = tuple(entry for entry in stored.history or () if entry.round == number)
+        return SceneRoundLog(round=number, moves=moves)
+
+    @post(
+        "/{scene_id:str}/moves",
+        operation_id="opend6SceneMove",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="Make a move",
+        description=_MOVES_DESCRIPTION,
+        dto=StrictJson.of_union(SceneMove, "SceneMove"),
+        return_dto=None,
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    )
+    async def move(
+        self,
+        scene_id: SceneIdParam,
+        data: Annotated[SceneMove, Body()],
+        request: Request[Any, Any, Any],
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[SceneMoveMade]:
+        """Apply one move."""
+        host = session_host(request)
+        scenes: SessionEngine[Scene] = host.engine(SCENES)
+
+        def step(scene: Scene, role: str) -> Decision[Scene]:
+            roll_id = f"r{scene.rolls_made + 1}"
+            applied = apply(scene, data, role, host.rng, roll_id)
+            entry = applied.history[-1]
+            assert isinstance(entry, SceneLogEntry)
+            made = SceneMoveMade(
+                move=str(data.__struct_config__.tag), result=entry, scene=state_of(applied.state)
+            )
+            return Decision(applied, 200, made)
+
+        return await scenes.act(  # type: ignore[return-value]
+            scene_id, request, step, idempotency_key=idempotency_key, if_match=if_match
+        )
+
+    @delete(
+        "/{scene_id:str}",
+        operation_id="opend6DeleteScene",
+        security=TOKEN_REQUIRED,
+        summary="End and remove the scene (GM)",
+        status_code=204,
+        responses=problem_responses(400, 401, 403, 404, 503),
+    )
+    async def remove(self, scene_id: SceneIdParam, request: Request[Any, Any, Any]) -> None:
+        """Delete it; event-stream readers get `scene.closed`."""
+        scenes: SessionEngine[Scene] = session_host(request).engine(SCENES)
+        scenes.require_token(request)
+        stored = await scenes.load(scene_id)
+        require_gm(scenes.role(request, stored.access), "delete the scene")
+        await scenes.delete(scene_id, SceneClosed())
+
+    @get(
+        "/{scene_id:str}/events",
+        operation_id="opend6SceneEvents",
+        security=[*TOKEN_REQUIRED, {}],
+        summary="Server-sent events of the scene",
+        description="`text/event-stream` of "
+        + ", ".join(f"`{name}`" for name in SCENE_EVENTS)
+        + ", each with an `id:` (but `scene.expired`); reconnect with `Last-Event-ID`. "
+        "Keep-alives are comments. A browser passes `?ticket=` instead of a token.",
+        responses=problem_responses(400, 401, 404, 503),
+        media_type="text/event-stream",
+    )
+    async def events(
+        self,
+        scene_id: SceneIdParam,
+        request: Request[Any, Any, Any],
+        last_event_id: LastEventId = None,
+        ticket: StreamTicketParam = None,
+    ) -> Stream:
+        """Stream the scene's events."""
+        host = session_host(request)
+        scenes: SessionEngine[Scene] = host.engine(SCENES)
+        if ticket is not None:
+            await host.ticket_role(SCENES.kind, scene_id, ticket)
+        else:
+            scenes.require_token(request)
+            access = await scenes.store.load_access(scene_id)
+            if access is None:
+                raise NotFoundException(detail=f"No scene '{scene_id}' (unknown or expired).")
+            scenes.role(request, access)
+        settings = host.settings
+        return event_stream_response(
+            host.reader(SCENES),
+            scene_id,
+            last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
+            stopping=host.stopping,
+            keep_alive_seconds=settings.sse_keep_alive_seconds,
+            gate=host.gate,
+            retry_after=settings.redis_retry_after_seconds,
+        )

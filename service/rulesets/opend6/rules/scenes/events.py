@@ -1,0 +1,123 @@
+"""What happens in a scene, as its event stream and its round log tell it."""
+
+from __future__ import annotations
+
+from service.kernel.events import Event, event_names
+from service.kernel.values import Value
+from service.rulesets.opend6.rules.rolls import RollResult
+
+__all__ = [
+    "SCENE_EVENTS",
+    "ActionsDeclared",
+    "InitiativeRolled",
+    "OrderSet",
+    "ParticipantWaited",
+    "PointsSpent",
+    "RollMade",
+    "RollResolved",
+    "RoundStarted",
+    "SceneClosed",
+    "SceneEnded",
+    "SceneEvent",
+    "SceneLogEntry",
+    "TurnEnded",
+    "TurnStarted",
+]
+
+
+class InitiativeRolled(Event, frozen=True, kw_only=True, tag="initiative.rolled"):
+    round: int
+    participant: str
+    total: int
+
+
+class OrderSet(Event, frozen=True, kw_only=True, tag="order.set"):
+    round: int
+    order: tuple[str, ...]
+
+
+class TurnStarted(Event, frozen=True, kw_only=True, tag="turn.started"):
+    round: int
+    participant: str
+    interrupt: bool = False
+
+
+class ActionsDeclared(Event, frozen=True, kw_only=True, tag="actions.declared"):
+    round: int
+    participant: str
+    actions: int
+    penalty_dice: int
+
+
+class RollMade(Event, frozen=True, kw_only=True, tag="roll.made"):
+    """A roll is in; its dice are in the scene's `pending` (the GM resolves it)."""
+
+    round: int
+    participant: str
+    roll: str
+    by: str
+
+
+class PointsSpent(Event, frozen=True, kw_only=True, tag="points.spent"):
+    round: int
+    roll: str
+    character_points: int
+
+
+class RollResolved(Event, frozen=True, kw_only=True, tag="roll.resolved"):
+    round: int
+    participant: str
+    roll: str
+    total: int | None
+    outcome: str | None
+
+
+class ParticipantWaited(Event, frozen=True, kw_only=True, tag="participant.waited"):
+    round: int
+    participant: str
+
+
+class TurnEnded(Event, frozen=True, kw_only=True, tag="turn.ended"):
+    round: int
+    participant: str
+
+
+class RoundStarted(Event, frozen=True, kw_only=True, tag="round.started"):
+    round: int
+
+
+class SceneEnded(Event, frozen=True, kw_only=True, tag="scene.ended"):
+    round: int
+
+
+class SceneClosed(Event, frozen=True, kw_only=True, tag="scene.closed"):
+    """The GM deleted the scene; the stream's last event."""
+
+
+SceneEvent = (
+    InitiativeRolled
+    | OrderSet
+    | TurnStarted
+    | ActionsDeclared
+    | RollMade
+    | PointsSpent
+    | RollResolved
+    | ParticipantWaited
+    | TurnEnded
+    | RoundStarted
+    | SceneEnded
+    | SceneClosed
+)
+SCENE_EVENTS = (*event_names(SceneEvent), "scene.expired")
+
+
+class SceneLogEntry(Value, frozen=True, kw_only=True):
+    """One move in the scene's log (``GET …/rounds/{n}``): who made it, for whom, and a
+    resolved roll's full result."""
+
+    round: int
+    move: str
+    by: str
+    participant: str | None = None
+    roll_id: str | None = None
+    result: RollResult | None = None

@@ -1,0 +1,1 @@
+"""Self/Conflict over HTTP: thin controllers, problem texts, examples, the registration."""

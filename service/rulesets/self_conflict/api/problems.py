@@ -1,0 +1,54 @@
+"""What each of Self/Conflict's rule codes means, for ``GET /problems/self-conflict/{code}``.
+
+One entry per code: ``code: (status, title, description)``. The code is the part after
+``self-conflict/``; the problem type is ``/problems/self-conflict/<code>``. Headings in
+quotes are the seed's; D-numbers are the decisions of design/self-conflict.md, Part 4.
+"""
+
+from __future__ import annotations
+
+from service.http.problem_types import ProblemType, problem_type
+
+__all__ = ["SELF_CONFLICT_PROBLEMS"]
+
+_PROBLEMS: dict[str, tuple[int, str, str]] = {
+    "faces-and-seed": (
+        422,
+        "Faces and a seed",
+        "Give the dice rolled at the table (`faces`) or a `seed` for the server's dice, not "
+        "both (D7).",
+    ),
+    "faces-missing": (
+        422,
+        "Faces missing",
+        '"Task resolution and other rules": each main die equal to the talent level (after '
+        "modifiers) takes one re-roll die, Self's first, so the count is known only once the "
+        "natural pair is (D7). The problem's extension members say what is missing: "
+        "`missing` (how many more faces) and `roles` (`conflict`, `self_reroll`, "
+        "`conflict_reroll`, in rolling order). With a single face, only the Conflict die is "
+        "known to be missing; re-rolls may follow.",
+    ),
+    "faces-extra": (
+        422,
+        "Too many faces",
+        "`faces` has more dice than the check uses: a critical uses two (it ends the roll, "
+        "D2), otherwise two plus one per main die equal to the level (D7).",
+    ),
+    "conflict-modifier-out-of-range": (
+        422,
+        "GM modifiers out of range",
+        '"Task resolution and other rules": the GM\'s modifiers on the Conflict die must sum '
+        "to −10…+10 (D4); past −7 or +6 nothing changes anyway.",
+    ),
+    "karma-insufficient": (
+        422,
+        "Not enough karma",
+        '"Task resolution and other rules" (karma): a karma modifier k on the Self die costs '
+        "|k| points, and the object's `balance` does not cover it (D5).",
+    ),
+}
+
+SELF_CONFLICT_PROBLEMS: tuple[ProblemType, ...] = tuple(
+    problem_type(f"self-conflict/{code}", status, title, description)
+    for code, (status, title, description) in _PROBLEMS.items()
+)

@@ -1,0 +1,93 @@
+"""``/v1/self-conflict/tables[/{name}]`` and ``…/basic-talents``: the seed's ladders and the
+humanoid Basic Talents, with the service's own descriptions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, get
+from litestar.exceptions import NotFoundException
+from litestar.openapi.spec import Example
+from litestar.params import Parameter
+
+from service.http.problems import problem_responses
+from service.rulesets.self_conflict.rules.tables import (
+    BASIC_TALENT_SETS,
+    TABLES,
+    SelfConflictBasicTalentSets,
+    SelfConflictTable,
+    SelfConflictTableList,
+)
+
+__all__ = ["SelfConflictBasicTalentController", "SelfConflictTableController"]
+
+TAGS = ["self-conflict"]
+
+
+class SelfConflictTableController(Controller):
+    """Self/Conflict's reference tables."""
+
+    path = "/tables"
+    tags = TAGS
+
+    @get(
+        "/",
+        operation_id="selfConflictTables",
+        summary="Every Self/Conflict table",
+        description='"The Scale" of talents (0 Not at all … 6 Extremely), the "Status" '
+        "ladder (0 Fate under GM control … 6 Good) and the outcomes (rows start each band "
+        "of points: 0 Failure, 6 Marginal success — the seed's nominal success too — 12 "
+        "Total success), labels in sentence case (D14), descriptions in the service's own "
+        "words.",
+        sync_to_thread=False,
+    )
+    def list_tables(self) -> SelfConflictTableList:
+        """All three tables."""
+        return SelfConflictTableList(tables=tuple(TABLES.values()))
+
+    @get(
+        "/{name:str}",
+        operation_id="selfConflictTable",
+        summary="One Self/Conflict table",
+        description="`name` is one of: " + ", ".join(f"`{n}`" for n in TABLES) + ".",
+        sync_to_thread=False,
+        responses=problem_responses(400, 404),
+    )
+    def get_table(
+        self,
+        name: Annotated[
+            str,
+            Parameter(
+                max_length=32,
+                description="The table's name.",
+                examples=[Example(value="talent-scale")],
+            ),
+        ],
+    ) -> SelfConflictTable:
+        """One table by name."""
+        try:
+            return TABLES[name]
+        except KeyError:
+            raise NotFoundException(detail=f"No Self/Conflict table named '{name}'.") from None
+
+
+class SelfConflictBasicTalentController(Controller):
+    """The suggested Basic Talent sets."""
+
+    path = "/basic-talents"
+    tags = TAGS
+
+    @get(
+        "/",
+        operation_id="selfConflictBasicTalents",
+        summary="Suggested Basic Talent sets",
+        description='"Talents": the humanoid set (Agile, Dangerous, Disciplined, Handy, '
+        "Influential, Witty, Tough), each with what it measures in the service's words. "
+        "Basic Talents are permanent, one set per object type, fixed by the GM; the "
+        "split into basic and gained is optional (D13). Send a set as `basic_talents` to "
+        "`selfConflictValidateObject` to check an object against it.",
+        sync_to_thread=False,
+    )
+    def basic_talents(self) -> SelfConflictBasicTalentSets:
+        """The sets."""
+        return BASIC_TALENT_SETS

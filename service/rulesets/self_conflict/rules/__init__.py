@@ -1,0 +1,1 @@
+"""Self/Conflict rules: pure functions over frozen values, the dice passed in."""
