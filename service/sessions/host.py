@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from litestar.exceptions import NotFoundException
 from redis.exceptions import RedisError
 
 from service.http.errors import StoreError, Unauthorized
@@ -18,10 +19,16 @@ from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.engine import SessionEngine
 from service.sessions.store import SessionStore
-from service.sessions.stream import EventReader, StreamGate
+from service.sessions.stream import (
+    EventReader,
+    StreamGate,
+    event_stream_response,
+    is_stream_id,
+)
 
 if TYPE_CHECKING:
     from litestar import Request
+    from litestar.response import Stream
 
     from service.kernel.dice import RandomSource
     from service.sessions.client import RedisClient
@@ -119,6 +126,38 @@ class SessionHost:
                 detail=f"This stream ticket does not open this {kind.kind} (or has expired)."
             )
         return cast("bytes", role).decode()
+
+    async def event_stream(
+        self,
+        spec: SessionSpec[Any],
+        session_id: str,
+        request: Request[Any, Any, Any],
+        *,
+        last_event_id: str | None,
+        ticket: str | None,
+    ) -> Stream:
+        """A session's events as SSE for a token of it (or a stream ticket), resumed after
+        ``last_event_id`` when it is a stream id; 404 for an unknown session."""
+        if ticket is not None:
+            await self.ticket_role(spec.kind, session_id, ticket)
+        else:
+            engine = self.engine(spec)
+            engine.require_token(request)
+            access = await engine.store.load_access(session_id)
+            if access is None:
+                raise NotFoundException(
+                    detail=f"No {spec.kind.kind} '{session_id}' (unknown or expired)."
+                )
+            engine.role(request, access)
+        return event_stream_response(
+            self.reader(spec),
+            session_id,
+            last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
+            stopping=self.stopping,
+            keep_alive_seconds=self.settings.sse_keep_alive_seconds,
+            gate=self.gate,
+            retry_after=self.settings.redis_retry_after_seconds,
+        )
 
 
 def session_host(request: Request[Any, Any, Any]) -> SessionHost:

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
-from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 from litestar.response import Response, Stream
@@ -71,7 +70,6 @@ from service.sessions.params import (
     LastEventId,
     StreamTicketParam,
 )
-from service.sessions.stream import event_stream_response, is_stream_id
 
 __all__ = ["CREATED_LINKS", "ConflictController"]
 
@@ -522,23 +520,6 @@ class ConflictController(Controller):
         ticket: StreamTicketParam = None,
     ) -> Stream:
         """Stream the conflict's events."""
-        host = session_host(request)
-        conflicts = host.engine(CONFLICTS)
-        if ticket is not None:
-            await host.ticket_role(CONFLICTS.kind, conflict_id, ticket)
-        else:
-            conflicts.require_token(request)
-            access = await conflicts.store.load_access(conflict_id)
-            if access is None:
-                raise NotFoundException(detail=f"No conflict '{conflict_id}' (unknown or expired).")
-            conflicts.role(request, access)
-        settings = host.settings
-        return event_stream_response(
-            host.reader(CONFLICTS),
-            conflict_id,
-            last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
-            stopping=host.stopping,
-            keep_alive_seconds=settings.sse_keep_alive_seconds,
-            gate=host.gate,
-            retry_after=settings.redis_retry_after_seconds,
+        return await session_host(request).event_stream(
+            CONFLICTS, conflict_id, request, last_event_id=last_event_id, ticket=ticket
         )

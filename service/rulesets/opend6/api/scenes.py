@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
-from litestar.exceptions import NotFoundException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 from litestar.response import Response, Stream
@@ -48,7 +47,6 @@ from service.sessions.params import (
     LastEventId,
     StreamTicketParam,
 )
-from service.sessions.stream import event_stream_response, is_stream_id
 
 __all__ = ["SCENES", "SceneController"]
 
@@ -429,23 +427,6 @@ class SceneController(Controller):
         ticket: StreamTicketParam = None,
     ) -> Stream:
         """Stream the scene's events."""
-        host = session_host(request)
-        scenes: SessionEngine[Scene] = host.engine(SCENES)
-        if ticket is not None:
-            await host.ticket_role(SCENES.kind, scene_id, ticket)
-        else:
-            scenes.require_token(request)
-            access = await scenes.store.load_access(scene_id)
-            if access is None:
-                raise NotFoundException(detail=f"No scene '{scene_id}' (unknown or expired).")
-            scenes.role(request, access)
-        settings = host.settings
-        return event_stream_response(
-            host.reader(SCENES),
-            scene_id,
-            last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
-            stopping=host.stopping,
-            keep_alive_seconds=settings.sse_keep_alive_seconds,
-            gate=host.gate,
-            retry_after=settings.redis_retry_after_seconds,
+        return await session_host(request).event_stream(
+            SCENES, scene_id, request, last_event_id=last_event_id, ticket=ticket
         )
