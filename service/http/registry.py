@@ -11,15 +11,27 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from litestar.di import NamedDependency
+
 from service.kernel.values import Value
 
 if TYPE_CHECKING:
     from litestar import Router
-    from litestar.openapi.spec import Tag
+    from litestar.openapi.spec import Example, Tag
 
     from service.http.problem_types import ProblemType
 
-__all__ = ["Ruleset", "RulesetInfo", "RulesetList"]
+__all__ = ["Ruleset", "RulesetInfo", "RulesetList", "ServerDice", "example_bodies"]
+
+# The server's dice, injected by the app (create_app's ``rng``) into a handler's ``rng``: a
+# RandomSource. Typed Any because Litestar validates a typed dependency per request (an
+# isinstance check of a runtime Protocol), which costs more than the check itself.
+ServerDice = NamedDependency[Any]
+
+
+def example_bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
+    """The request bodies of published examples, for :attr:`Ruleset.examples`."""
+    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from litestar import Controller, post
-from litestar.di import NamedDependency
 from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.rulesets.bullseye.api.examples import BATCH_EXAMPLES, CHECK_EXAMPLES
@@ -20,11 +20,6 @@ from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult, re
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
 
 MAX_BATCH = 100
-
-# The server's dice, injected by the app (create_app's ``rng``): a RandomSource. Typed Any
-# here because Litestar validates a typed dependency per request (an isinstance check of a
-# runtime Protocol), which costs more than the check itself.
-ServerDice = NamedDependency[Any]
 
 
 class BatchRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from litestar import Router
-from litestar.openapi.spec import Example, Tag
+from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset
+from service.http.registry import Ruleset, example_bodies
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
 from service.rulesets.bullseye.api.conflict_routes import CREATED_LINKS, ConflictController
@@ -23,10 +20,6 @@ from service.rulesets.bullseye.api.problems import BULLSEYE_PROBLEMS
 from service.rulesets.bullseye.api.reference import ConditionController, TableController
 
 __all__ = ["BULLSEYE"]
-
-
-def _bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
-    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
 
 
 BULLSEYE = Ruleset(
@@ -56,11 +49,11 @@ BULLSEYE = Ruleset(
     "scores, point-buy characters, expanded conflicts and the narrative tables. Section "
     "numbers (§2.1.2) refer to the rulebook.",
     examples={
-        "resolveCheck": _bodies(CHECK_EXAMPLES),
-        "resolveCheckBatch": _bodies(BATCH_EXAMPLES),
-        "validateCharacter": _bodies(CHARACTER_EXAMPLES),
-        "validateParty": _bodies(PARTY_EXAMPLES),
-        "createConflict": _bodies(CONFLICT_EXAMPLES),
+        "resolveCheck": example_bodies(CHECK_EXAMPLES),
+        "resolveCheckBatch": example_bodies(BATCH_EXAMPLES),
+        "validateCharacter": example_bodies(CHARACTER_EXAMPLES),
+        "validateParty": example_bodies(PARTY_EXAMPLES),
+        "createConflict": example_bodies(CONFLICT_EXAMPLES),
     },
     stateful=("conflict",),
     links={"createConflict": CREATED_LINKS},

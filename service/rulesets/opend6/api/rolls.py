@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from litestar import Controller, post
-from litestar.di import NamedDependency
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.registry import ServerDice
 from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
 from service.rulesets.opend6.rules.initiative import (
     InitiativeRequest,
@@ -30,7 +30,6 @@ from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
 __all__ = ["InitiativeController", "OddsController", "OpposedController", "RollController"]
 
-ServerDice = NamedDependency[Any]  # the app's RandomSource (see the Bullseye checks)
 
 _ROLL_DESCRIPTION = """\
 One roll of a die code ("Rolling Dice"), with everything the rules define for it.

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from litestar import Router
-from litestar.openapi.spec import Example, Tag
+from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset
+from service.http.registry import Ruleset, example_bodies
 from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
 from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
 from service.rulesets.opend6.api.reference import (
@@ -25,10 +22,6 @@ from service.rulesets.opend6.api.rolls import (
 from service.rulesets.opend6.api.scenes import SCENE_LINKS, SceneController
 
 __all__ = ["OPEND6"]
-
-
-def _bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
-    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
 
 
 OPEND6 = Ruleset(
@@ -63,7 +56,7 @@ OPEND6 = Ruleset(
     stateful=("scene",),
     links={"opend6CreateScene": SCENE_LINKS},
     examples={
-        "opend6Roll": _bodies(ROLL_EXAMPLES),
-        "opend6DieCodes": _bodies(DIE_CODE_EXAMPLES),
+        "opend6Roll": example_bodies(ROLL_EXAMPLES),
+        "opend6DieCodes": example_bodies(DIE_CODE_EXAMPLES),
     },
 )

@@ -68,11 +68,12 @@ class RolledCode(Value, frozen=True, kw_only=True):
 
     @property
     def text(self) -> str:
-        return (
-            DieCode(dice=self.dice, pips=self.pips).text
-            if self.pips >= 0
-            else (f"{self.dice}D{self.pips}")
-        )
+        return _written(self.dice, self.pips)
+
+
+def _written(dice: int, pips: int) -> str:
+    """A code as the roll has it: ``3D+1``, ``3D``, or with a penalty's pips ``3D-2``."""
+    return f"{dice}D{pips:+d}" if pips else f"{dice}D"
 
 
 def _base(spec: RollShape) -> tuple[BaseCode, DieCode]:
@@ -121,7 +122,7 @@ def rolled_code(spec: RollShape) -> RolledCode:
     def add(step: StepName, label: str | None, more_dice: int, more_pips: int) -> None:
         nonlocal dice, pips
         dice, pips = dice + more_dice, pips + more_pips
-        after = f"{dice}D{pips:+d}" if pips else f"{dice}D"
+        after = _written(dice, pips)
         steps.append(
             CodeStep(step=step, label=label, dice=more_dice, pips=more_pips, code_after=after)
         )
@@ -139,7 +140,7 @@ def rolled_code(spec: RollShape) -> RolledCode:
         add(StepName.MULTI_ACTION, None, penalty, 0)
     if dice < 1:
         detail = (
-            f"The roll comes to {dice}D{pips:+d}: every roll needs at least one die, its "
+            f"The roll comes to {_written(dice, pips)}: every roll needs at least one die, its "
             "Wild Die (D3)."
         )
         raise RulesError(

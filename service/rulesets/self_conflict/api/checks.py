@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from litestar import Controller, post
-from litestar.di import NamedDependency
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.registry import ServerDice
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.self_conflict.rules.checks import (
     TalentCheckRequest,
@@ -22,7 +22,6 @@ from service.rulesets.self_conflict.rules.odds import TalentOddsAnswer, talent_o
 
 __all__ = ["TalentCheckController"]
 
-ServerDice = NamedDependency[Any]  # the app's RandomSource (see the Bullseye checks)
 
 _CHECK_DESCRIPTION = """\
 One talent check ("Task resolution and other rules"): the **Self** die (the object) and

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from litestar import Router
-from litestar.openapi.spec import Example, Tag
+from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset
+from service.http.registry import Ruleset, example_bodies
 from service.rulesets.self_conflict.api.checks import TalentCheckController
 from service.rulesets.self_conflict.api.examples import (
     CHECK_EXAMPLES,
@@ -23,10 +20,6 @@ from service.rulesets.self_conflict.api.reference import (
 )
 
 __all__ = ["SELF_CONFLICT"]
-
-
-def _bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
-    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
 
 
 SELF_CONFLICT = Ruleset(
@@ -58,8 +51,8 @@ SELF_CONFLICT = Ruleset(
     "outcomes. Stateless. Quoted names refer to the seed's headings, D-numbers to the "
     "decisions in the README.",
     examples={
-        "selfConflictCheck": _bodies(CHECK_EXAMPLES),
-        "selfConflictCheckOdds": _bodies(ODDS_EXAMPLES),
-        "selfConflictValidateObject": _bodies(OBJECT_EXAMPLES),
+        "selfConflictCheck": example_bodies(CHECK_EXAMPLES),
+        "selfConflictCheckOdds": example_bodies(ODDS_EXAMPLES),
+        "selfConflictValidateObject": example_bodies(OBJECT_EXAMPLES),
     },
 )
