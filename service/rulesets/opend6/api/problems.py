@@ -130,7 +130,23 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     ),
     "not-pending": (409, "No such pending roll", "The roll is resolved, or never was made."),
     "already-declared": (409, "Already declared", "Actions are declared once a round."),
-    "already-rolled": (409, "Already rolled", "Initiative is rolled once a round (or scene)."),
+    "already-rolled": (
+        409,
+        "Already rolled",
+        "Initiative is rolled once a round (or scene); a climactic Fate Point is spent before "
+        "the participant's first roll of the round.",
+    ),
+    "interrupt-window": (
+        409,
+        "A waiter may interrupt",
+        "The GM's `resolve_now` waits while a waiter with actions left could still interrupt "
+        "the roll (D18); leave it pending and `resolve` it.",
+    ),
+    "interrupting": (
+        409,
+        "An interrupt is under way",
+        "One participant interrupts at a time; the GM moves another up once it ends.",
+    ),
     "scene-ended": (409, "Scene ended", "The scene has ended; it takes no more moves."),
     "not-declared": (422, "Not declared", "Declare the round's actions before acting."),
     "no-actions-left": (
@@ -142,6 +158,42 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
         422,
         "The server rolls",
         "This scene's dice are rolled by the server (`dice_source: server`): no faces or seeds.",
+    ),
+    "not-able": (422, "Unable to act", "The GM has marked the participant unable to act."),
+    "not-waiting": (
+        422,
+        "Not out of turn",
+        "Moving up is for a participant whose turn it is not.",
+    ),
+    "climactic-used": (
+        422,
+        "Climactic Fate Point spent",
+        '"Fate Points": a Fate Point spent climactically doubles a round\'s rolls, once a '
+        "scene (the service's game session, D19) unless the GM's `climax` allows more; "
+        "still once a round.",
+    ),
+    "related-unknown": (
+        422,
+        "No such related roll",
+        '"Free Actions (related skills)": a related roll is one resolved against a difficulty '
+        "(or opposed) this round or the last; older ones are forgotten.",
+    ),
+    "related-used": (
+        422,
+        "Related roll used",
+        '"Free Actions (related skills)": a roll modifies one later related roll, once.',
+    ),
+    "cannot-oppose": (
+        422,
+        "Cannot oppose that roll",
+        '"Opposed Difficulties": a roll opposes one pending roll of another participant; that '
+        "roll neither opposes another nor is opposed already.",
+    ),
+    "opposed-difficulty": (
+        422,
+        "Opposed rolls have no difficulty",
+        "\"Opposed Difficulties\": each side's total is the other's difficulty; the GM gives "
+        "modifiers instead (D17).",
     ),
     "unknown-participant": (422, "Unknown participant", "No participant of that id here."),
     "unknown-controller": (

@@ -20,6 +20,7 @@ from service.kernel.bounds import Name, Timestamp
 from service.kernel.sessions import GM, require_gm
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
+from service.rulesets.opend6.rules.scenes.flow import acting
 from service.rulesets.opend6.rules.scenes.model import (
     MAX_PARTICIPANTS,
     Scene,
@@ -33,7 +34,7 @@ from service.rulesets.opend6.rules.scenes.model import (
     SceneStatus,
 )
 from service.rulesets.opend6.rules.scenes.moves import SceneMove
-from service.rulesets.opend6.rules.scenes.play import acting, apply, new_scene
+from service.rulesets.opend6.rules.scenes.play import apply, new_scene
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, etag
 from service.sessions.host import SessionSpec, session_host
@@ -209,16 +210,40 @@ entry and the scene after it.
   "Multi-Action Penalty" is −1D per action beyond the allotment.
 * `roll` (controller): `action`/`attack` on its turn or interrupting, with an action
   left; other kinds any time in `turns`/`round_end`. It waits in `pending` for the GM.
+  `related_rolls`: rolls resolved against a difficulty (or opposed) this round or the
+  last, anyone's, each once ("Free Actions (related skills)"; the last 100 are kept).
+  `opposes`: a pending roll of another participant this one resists, one resister a
+  roll; a `free` roll that opposes is the GM's grant. GM only: `difficulty` (kept for
+  the resolution) and `resolve_now` (409 `interrupt-window` while another participant
+  waits with actions left, D18).
 * `spend_character_points` (the roll's controller): while its roll is pending, CP dice
-  added after seeing it (the server rolls them).
+  added after seeing it (the server rolls them; with a Fate Point only under
+  `cp_with_fp`).
+* `climactic_fate_point` (controller): one Fate Point, paid now, doubles the
+  participant's rolls this round but initiative and `equipment` ("Fate Points"); before
+  its first roll of the round (409 `already-rolled`), once a scene (the service's game
+  session, D19; `climactic_used` carries one over) unless the GM's `climax` — then once
+  a round. Its rolls show no Fate Point spent and take no other.
 * `wait` (controller; its turn): costs an action, rolls nothing, passes the turn. A waiter
   with actions left acts only by interrupting another's pending roll, or at the round's
-  end (D18).
-* `end_turn` (controller; its turn or interrupt), with no roll of its own pending.
-* `resolve` (the GM): a pending roll's difficulty (never the player's), Critical-Failure
-  option and modifiers.
+  end (D18); after an interrupt it keeps waiting while actions remain.
+* `end_turn` (controller; its turn or interrupt), with no roll of its own pending. Ending
+  an interrupt hands back to the current turn; at the round's end a waiter gives up its
+  remaining actions.
+* `resolve` (the GM): a pending roll's difficulty (never the player's; else the one set
+  with the roll), Critical-Failure option and modifiers. When one roll opposes another,
+  resolving either judges both ("Opposed Difficulties", D17): the opposed roll's maker is
+  the initiator and wins ties, the modifiers count against the named roll's side, and a
+  `difficulty` is 422 `opposed-difficulty`; the log entry's `opposed` has both sides.
+* `move_up` (the GM): a participant "moves up" its turn to react now (catching, resisting
+  a mental attempt): it interrupts at once, what it does takes its actions, and its own
+  turn, if still to come, stays. One interrupt at a time (409 `interrupting`).
+* `set_able` (the GM): an unable participant loses its untaken turn and is skipped; able
+  again, it acts from its next turn. One unable while initiative is rolled rolls none and
+  takes the last place (`decided_by: unable`).
 * `next_round` (the GM; no roll pending) and `end_scene` (the GM).
 
+A group (`members` > 1, the GM's) acts as one: one initiative, one roll per action (D19).
 A player's token moves only its own participants (403 `not-your-participant`); GM moves
 are the GM's (403 `gm-only`); a turn move out of turn is 403 `not-your-turn`, saying whose
 turn it is. With `dice_source: server` faces and seeds are refused (422 `faces-not-allowed`).
@@ -252,7 +277,7 @@ class SceneController(Controller):
         response_headers=CREATED_HEADERS,
         summary="Start a scene",
         description="The GM's rules (initiative method, Critical-Failure option, CP limit, "
-        "`cp_with_fp`, optional initiative bonus, dice source), the players and the "
+        "`cp_with_fp`, optional initiative bonus, `climax`, dice source), the players and the "
         "participants. Each participant's `controller` is `gm` or a player's id; a group "
         "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
         "**only here**.",

@@ -8,15 +8,23 @@ from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.rolls import RollResult, damage_bonus, resolve_roll
 from service.rulesets.opend6.rules.spec import (
+    Base,
     Modifiers,
     RollKind,
     RollRequest,
-    RollShape,
     RollSpec,
     UntrainedBase,
 )
 
-__all__ = ["OpposedModifiers", "OpposedRequest", "OpposedResult", "OpposedSide", "resolve_opposed"]
+__all__ = [
+    "OpposedModifiers",
+    "OpposedRequest",
+    "OpposedResult",
+    "OpposedSide",
+    "handicap",
+    "judge_opposed",
+    "resolve_opposed",
+]
 
 
 class OpposedModifiers(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -53,9 +61,9 @@ class OpposedResult(Value, frozen=True, kw_only=True):
     damage_bonus: int | None
 
 
-def handicap(spec: RollShape, modifiers: Modifiers) -> int:
+def handicap(base: Base, modifiers: Modifiers) -> int:
     """What raises a side's difficulty: its unskilled modifier and generic modifiers (D17)."""
-    unskilled = spec.base.unskilled_modifier if isinstance(spec.base, UntrainedBase) else 0
+    unskilled = base.unskilled_modifier if isinstance(base, UntrainedBase) else 0
     return unskilled + sum(item.value for item in modifiers)
 
 
@@ -76,18 +84,26 @@ def resolve_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) ->
         except RulesError as error:
             raise error.under(f"/{name}") from None
     first, second = rolls
+    return judge_opposed(
+        (first, handicap(request.initiator.base, request.modifiers.initiator)),
+        (second, handicap(request.resister.base, request.modifiers.resister)),
+        attack=request.initiator.kind is RollKind.ATTACK,
+    )
+
+
+def judge_opposed(
+    initiator: tuple[RollResult, int], resister: tuple[RollResult, int], *, attack: bool
+) -> OpposedResult:
+    """Two rolls made, each with its handicap: the initiator wins iff its net total is at
+    least the resister's (D17, D2); a won attack gets the damage bonus (D10)."""
     sides = []
-    for roll, spec, modifiers in (
-        (first, request.initiator, request.modifiers.initiator),
-        (second, request.resister, request.modifiers.resister),
-    ):
-        against = handicap(spec, modifiers)
+    for roll, against in (initiator, resister):
         assert roll.total is not None
         sides.append(OpposedSide(roll=roll, handicap=against, net=roll.total - against))
     margin = sides[0].net - sides[1].net
     won = margin >= 0
     bonus = None
-    if request.initiator.kind is RollKind.ATTACK:
+    if attack:
         bonus = damage_bonus(margin) if won else 0
     return OpposedResult(
         initiator=sides[0],

@@ -133,8 +133,8 @@ def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
             concerns.extend(error.concerns)
         if concerns:
             raise RulesError.from_concerns(concerns).under(f"/{name}")
-    shift = handicap(request.initiator, request.modifiers.initiator) - handicap(
-        request.resister, request.modifiers.resister
+    shift = handicap(request.initiator.base, request.modifiers.initiator) - handicap(
+        request.resister.base, request.modifiers.resister
     )
     (first_text, first), (second_text, second) = sides
     return OpposedOddsAnswer(

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from service.kernel.events import Event, event_names
 from service.kernel.values import Value
+from service.rulesets.opend6.rules.opposed import OpposedResult
 from service.rulesets.opend6.rules.rolls import RollResult
 
 __all__ = [
     "SCENE_EVENTS",
     "ActionsDeclared",
     "InitiativeRolled",
+    "InterruptStarted",
     "OrderSet",
+    "ParticipantAble",
     "ParticipantWaited",
     "PointsSpent",
     "RollMade",
@@ -39,7 +42,6 @@ class OrderSet(Event, frozen=True, kw_only=True, tag="order.set"):
 class TurnStarted(Event, frozen=True, kw_only=True, tag="turn.started"):
     round: int
     participant: str
-    interrupt: bool = False
 
 
 class ActionsDeclared(Event, frozen=True, kw_only=True, tag="actions.declared"):
@@ -59,9 +61,14 @@ class RollMade(Event, frozen=True, kw_only=True, tag="roll.made"):
 
 
 class PointsSpent(Event, frozen=True, kw_only=True, tag="points.spent"):
+    """Character Points after a roll (`roll`), or a climactic Fate Point (`climactic`)."""
+
     round: int
-    roll: str
-    character_points: int
+    participant: str
+    roll: str | None = None
+    character_points: int = 0
+    fate_points: int = 0
+    climactic: bool = False
 
 
 class RollResolved(Event, frozen=True, kw_only=True, tag="roll.resolved"):
@@ -70,6 +77,20 @@ class RollResolved(Event, frozen=True, kw_only=True, tag="roll.resolved"):
     roll: str
     total: int | None
     outcome: str | None
+
+
+class InterruptStarted(Event, frozen=True, kw_only=True, tag="interrupt.started"):
+    """A waiter acts on another's pending roll, or the GM moved a participant up (D18)."""
+
+    round: int
+    participant: str
+    moved_up: bool = False
+
+
+class ParticipantAble(Event, frozen=True, kw_only=True, tag="participant.able"):
+    round: int
+    participant: str
+    able: bool
 
 
 class ParticipantWaited(Event, frozen=True, kw_only=True, tag="participant.waited"):
@@ -102,6 +123,8 @@ SceneEvent = (
     | RollMade
     | PointsSpent
     | RollResolved
+    | InterruptStarted
+    | ParticipantAble
     | ParticipantWaited
     | TurnEnded
     | RoundStarted
@@ -113,7 +136,7 @@ SCENE_EVENTS = (*event_names(SceneEvent), "scene.expired")
 
 class SceneLogEntry(Value, frozen=True, kw_only=True):
     """One move in the scene's log (``GET …/rounds/{n}``): who made it, for whom, and a
-    resolved roll's full result."""
+    resolved roll's full result (`opposed`: both sides, when one roll opposed another)."""
 
     round: int
     move: str
@@ -121,3 +144,4 @@ class SceneLogEntry(Value, frozen=True, kw_only=True):
     participant: str | None = None
     roll_id: str | None = None
     result: RollResult | None = None
+    opposed: OpposedResult | None = None

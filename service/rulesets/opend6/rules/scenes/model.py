@@ -17,8 +17,10 @@ from service.rulesets.opend6.rules.spec import (
     Base,
     Bonus,
     CriticalFailure,
+    Difficulty,
     Faces,
     OpenD6Label,
+    Related,
     RollKind,
     TaskTime,
 )
@@ -26,6 +28,7 @@ from service.rulesets.opend6.rules.spec import (
 __all__ = [
     "MAX_PARTICIPANTS",
     "MAX_PENDING",
+    "MAX_RESOLVED",
     "InitiativeMethod",
     "Scene",
     "SceneDiceSource",
@@ -36,12 +39,14 @@ __all__ = [
     "ScenePhase",
     "ScenePlayer",
     "ScenePoints",
+    "SceneResolvedRoll",
     "SceneRules",
     "SceneStatus",
 ]
 
 MAX_PARTICIPANTS = 30
 MAX_PENDING = 30
+MAX_RESOLVED = 100  # related rolls remembered: this round's and the last, newest first
 SceneId = Annotated[
     str, Meta(pattern=r"^[a-z0-9_-]{1,40}$", description="An id: a-z, 0-9, '_' or '-', 1–40.")
 ]
@@ -70,6 +75,13 @@ class SceneRules(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     character_point_limit: Annotated[int, Meta(ge=0, le=MAX_POINTS)] | None = None
     cp_with_fp: bool = False
     optional_initiative_bonus: bool = False
+    climax: Annotated[
+        bool,
+        Meta(
+            description='The adventure\'s climax ("Fate Points"): climactic Fate Points may be '
+            "spent more than once in the scene (still once a round each)."
+        ),
+    ] = False
     dice_source: SceneDiceSource = SceneDiceSource.SERVER
 
 
@@ -97,6 +109,13 @@ class SceneParticipant(Value, frozen=True, kw_only=True, forbid_unknown_fields=T
     action_allotment: Annotated[int, Meta(ge=1, le=10)] = 1
     character_points: PointCount = 0
     fate_points: PointCount = 0
+    climactic_used: Annotated[
+        bool,
+        Meta(
+            description="A climactic Fate Point already spent this game session (D19: the "
+            "service's session is the scene; carry it over from an earlier scene here)."
+        ),
+    ] = False
 
 
 class SceneStatus(StrEnum):
@@ -126,7 +145,9 @@ class ScenePoints(Value, frozen=True, kw_only=True):
 
 class SceneParticipantRound(Value, frozen=True, kw_only=True):
     """One participant's round so far: actions declared and left, the multi-action
-    penalty they cost, and whether it is waiting, done or able to act at all."""
+    penalty they cost, and whether it is waiting, done or able to act at all; `rolls`
+    made this round, a `climactic` Fate Point doubling them, and a GM's `moved_up` grant.
+    `climactic_used` and `points` carry over from round to round."""
 
     declared: int | None = None
     actions_left: int = 0
@@ -135,6 +156,10 @@ class SceneParticipantRound(Value, frozen=True, kw_only=True):
     turn_done: bool = False
     able: bool = True
     initiative: int | None = None
+    rolls: int = 0
+    climactic: bool = False
+    climactic_used: bool = False
+    moved_up: bool = False
     points: ScenePoints
 
 
@@ -161,6 +186,21 @@ class ScenePendingRoll(Value, frozen=True, kw_only=True):
     by: str
     move: SceneRollSpec
     roll: RollResult
+    opposes: str | None = None
+    difficulty: Difficulty | None = None
+    related: tuple[Related, ...] = ()
+    climactic: bool = False
+
+
+class SceneResolvedRoll(Value, frozen=True, kw_only=True):
+    """A roll resolved against a difficulty (or opposed) this round or the last: its result
+    points may help one later related roll, once ("Free Actions (related skills)")."""
+
+    id: str
+    round: int
+    participant: str
+    result_points: int
+    used: bool = False
 
 
 class Scene(Value, frozen=True, kw_only=True, omit_defaults=True):
@@ -180,6 +220,7 @@ class Scene(Value, frozen=True, kw_only=True, omit_defaults=True):
     interrupting: str | None = None
     rounds: dict[str, SceneParticipantRound] = {}
     pending: tuple[ScenePendingRoll, ...] = ()
+    resolved: tuple[SceneResolvedRoll, ...] = ()
     rolls_made: int = 0
 
 

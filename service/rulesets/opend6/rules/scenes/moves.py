@@ -18,15 +18,18 @@ from service.rulesets.opend6.rules.spec import (
 )
 
 __all__ = [
+    "SceneClimacticFatePoint",
     "SceneDeclare",
     "SceneEnd",
     "SceneEndTurn",
     "SceneInitiative",
     "SceneInitiativeRoll",
     "SceneMove",
+    "SceneMoveUp",
     "SceneNextRound",
     "SceneResolve",
     "SceneRoll",
+    "SceneSetAble",
     "SceneSetOrder",
     "SceneSpendCharacterPoints",
     "SceneWait",
@@ -81,17 +84,47 @@ class SceneEndTurn(_Move, frozen=True, kw_only=True, tag="end_turn"):
     participant: Participant
 
 
+RollId = Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 class SceneRoll(_Move, frozen=True, kw_only=True, tag="roll"):
     """A roll, left pending for the GM's resolution (D18)."""
 
     participant: Participant
     spec: SceneRollSpec
+    related_rolls: Annotated[
+        tuple[RollId, ...],
+        Meta(
+            max_length=5,
+            description='"Free Actions (related skills)": resolved rolls (anyone\'s: helping) '
+            "of this round or the last, whose result points modify this total; each once.",
+        ),
+    ] = ()
+    opposes: Annotated[
+        RollId | None,
+        Meta(
+            description='A pending roll this one resists ("Opposed Difficulties"): the GM '
+            "resolves the two together, the opposed roll's maker as the initiator. A `free` "
+            "roll that opposes is the GM's to grant."
+        ),
+    ] = None
+    difficulty: Annotated[
+        Difficulty | None,
+        Meta(description="The GM's only: the difficulty, set now (never the player's)."),
+    ] = None
+    resolve_now: Annotated[
+        bool,
+        Meta(
+            description="The GM's only: resolve at once instead of pending; 409 "
+            "`interrupt-window` while a waiter could still interrupt (D18)."
+        ),
+    ] = False
 
 
 class SceneSpendCharacterPoints(_Move, frozen=True, kw_only=True, tag="spend_character_points"):
-    """ "Character ScenePoints" after seeing a pending roll: CP dice added before it resolves."""
+    """ "Character Points" after seeing a pending roll: CP dice added before it resolves."""
 
-    roll: Annotated[str, Meta(min_length=1, max_length=64)]
+    roll: RollId
     count: Annotated[int, Meta(ge=1, le=MAX_POINTS)]
 
 
@@ -99,10 +132,33 @@ class SceneResolve(_Move, frozen=True, kw_only=True, tag="resolve"):
     """The GM judges a pending roll: the difficulty (never the player's), the
     Critical-Failure option and modifiers."""
 
-    roll: Annotated[str, Meta(min_length=1, max_length=64)]
+    roll: RollId
     difficulty: Difficulty | None = None
     critical_failure: CriticalFailure | None = None
     modifiers: Modifiers = ()
+
+
+class SceneClimacticFatePoint(_Move, frozen=True, kw_only=True, tag="climactic_fate_point"):
+    """ "Fate Points", spent climactically: one Fate Point doubles the participant's rolls
+    this round (not initiative, not `equipment`), before its first roll of the round; once
+    a scene unless the GM's `climax` (D19)."""
+
+    participant: Participant
+
+
+class SceneMoveUp(_Move, frozen=True, kw_only=True, tag="move_up"):
+    """The GM lets a participant "move up" its turn to react now (a catch, resisting a
+    mental attempt): it interrupts at once, and what it does takes its actions."""
+
+    participant: Participant
+
+
+class SceneSetAble(_Move, frozen=True, kw_only=True, tag="set_able"):
+    """The GM marks a participant able or unable to act; an unable one loses its untaken
+    turn this round and is skipped until able again."""
+
+    participant: Participant
+    able: bool
 
 
 class SceneNextRound(_Move, frozen=True, kw_only=True, tag="next_round"):
@@ -122,6 +178,9 @@ SceneMove = Annotated[
     | SceneRoll
     | SceneSpendCharacterPoints
     | SceneResolve
+    | SceneClimacticFatePoint
+    | SceneMoveUp
+    | SceneSetAble
     | SceneNextRound
     | SceneEnd,
     Meta(description="One move, by `type`."),
