@@ -231,7 +231,8 @@ entry and the scene after it.
   an interrupt hands back to the current turn; at the round's end a waiter gives up its
   remaining actions.
 * `resolve` (the GM): a pending roll's difficulty (never the player's; else the one set
-  with the roll), Critical-Failure option and modifiers. When one roll opposes another,
+  with the roll), Critical-Failure option and modifiers; `wild_die_only` reads the Wild
+  Die's first toss alone (no Character Points on such a roll, D14). When one roll opposes another,
   resolving either judges both ("Opposed Difficulties", D17): the opposed roll's maker is
   the initiator and wins ties, the modifiers count against the named roll's side, and a
   `difficulty` is 422 `opposed-difficulty`; the log entry's `opposed` has both sides.

@@ -394,3 +394,27 @@ def test_nobody_able_at_initiative_sets_no_order() -> None:
     for who in ("ana-pc", "bo-pc", "orc"):
         scene = play(scene, GM, {"type": "set_able", "participant": who, "able": False}).state
     assert (scene.phase, scene.order) == ("initiative", ())
+
+
+@pytest.mark.parametrize(
+    ("wild", "outcome", "complication"),
+    [([6, 3], "critical_success", False), ([1], "success", True), ([4], "success", False)],
+)
+def test_special_difficulties_the_gm_reads_a_pending_rolls_first_wild_toss(
+    wild: list[int], outcome: str, complication: bool
+) -> None:
+    scene = declare(new(), "ana", "ana-pc")
+    scene = roll(scene, "ana", "ana-pc", "3D", [4, 4], wild).state
+    made = resolve(scene, "r1", difficulty={"kind": "wild_die_only"}).history[0].result  # type: ignore[attr-defined]
+    assert (made.outcome, made.complication, made.total) == (outcome, complication, wild[0])
+
+
+def test_special_difficulties_no_wild_die_only_after_character_points() -> None:
+    faces = {"regular": [4, 4], "wild": [4], "character_points": [[3]]}
+    with_cp = {"character_points": 1, "faces": faces}
+    scene = declare(new(), "ana", "ana-pc")
+    scene = roll(scene, "ana", "ana-pc", "3D", [4, 4], [4], spec=with_cp).state
+    error = refused(
+        scene, GM, {"type": "resolve", "roll": "r1", "difficulty": {"kind": "wild_die_only"}}
+    )
+    assert error.code == "opend6/points-on-wild-die-only"

@@ -59,6 +59,7 @@ from service.rulesets.opend6.rules.spec import (
     Related,
     RollKind,
     RollRequest,
+    WildDieOnlyDifficulty,
 )
 
 __all__ = [
@@ -385,6 +386,11 @@ def _rolled_again(
         difficulty=difficulty,
         critical_failure=option or scene.rules.critical_failure,
     )
+    if isinstance(difficulty, WildDieOnlyDifficulty) and request.faces is not None:
+        # "Special Difficulties": the GM reads the Wild Die's first toss alone (D14).
+        request = msgspec.structs.replace(
+            request, faces=msgspec.structs.replace(request.faces, regular=())
+        )
     try:
         made = resolve_roll(request, NoDice(), pending.id)
     except RulesError as error:
