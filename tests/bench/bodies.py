@@ -6,6 +6,7 @@ from typing import Any
 
 from service.rulesets.bullseye.api.examples import SWORD_FIGHT
 from service.rulesets.opend6.api.examples import SHOVEL
+from service.rulesets.self_conflict.api.examples import PILOT
 
 # Scenario 1 of the issue: 3 qualities, 1 situational, impairment (health 30 of 42).
 CHECK: dict[str, Any] = {
@@ -34,3 +35,8 @@ ROUND: dict[str, Any] = {"gm": TIED, "players": {f"p{i}": TIED for i in range(4)
 
 # OpenD6: lifting 4D with a shovel's +1D against Moderate, the server's dice.
 OPEND6_ROLL_BODY: dict[str, Any] = {key: value for key, value in SHOVEL.items() if key != "seed"}
+
+# Self/Conflict: the pilot's talent check (a GM's +1, a karma point spent), the server's dice.
+SELF_CONFLICT_CHECK_BODY: dict[str, Any] = {
+    key: value for key, value in PILOT.items() if key != "faces"
+}
