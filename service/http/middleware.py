@@ -76,6 +76,66 @@ def _route_of(scope: Scope) -> str:
     return str(route[4])
 
 
+class BodyDeadlines:
+    """Refuses body reads that outlast their deadline (408), with one timer for all of them.
+
+    ``asyncio.timeout`` around each read armed and cancelled a timer per request: 11 µs of
+    a 100 µs check, measured in-process. Here a read only notes its task and deadline; the
+    one timer, due at the earliest deadline noted, cancels the tasks found overdue, and
+    their reads turn the cancellation into :class:`BodyTooSlow` (as ``asyncio.timeout``
+    turns its own into ``TimeoutError``). Reads finish long before their deadline, so
+    under load the timer fires about once per deadline period.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._waiting: dict[asyncio.Task[Any], float] = {}  # reading task: its deadline
+        self._overdue: set[asyncio.Task[Any]] = set()  # cancelled here, not yet resumed
+        self._timer: asyncio.TimerHandle | None = None
+        self._due = 0.0  # perf_counter time the timer fires at
+
+    async def receive(self, receive: Receive, deadline: float) -> ReceiveMessage:
+        """``receive()``, refused with :class:`BodyTooSlow` past ``deadline`` (perf_counter)."""
+        task = asyncio.current_task()
+        assert task is not None, "an ASGI app runs in a task"
+        self._waiting[task] = deadline
+        if self._timer is None or deadline < self._due:
+            self._arm(deadline)
+        try:
+            return await receive()
+        except asyncio.CancelledError:
+            if task not in self._overdue:
+                raise
+            if task.uncancel() > 0:  # cancelled for another reason as well: that stands
+                raise
+            raise BodyTooSlow(
+                detail=f"The body did not arrive within {self._seconds:g} s "
+                "(BODY_READ_TIMEOUT_SECONDS); nothing was applied.",
+                headers={"Connection": "close"},
+            ) from None
+        finally:
+            self._waiting.pop(task, None)
+            self._overdue.discard(task)
+
+    def _arm(self, due: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._due = due
+        self._timer = loop.call_later(max(0.0, due - time.perf_counter()), self._expire)
+
+    def _expire(self) -> None:
+        self._timer = None
+        now = time.perf_counter()
+        for task, deadline in list(self._waiting.items()):
+            if deadline <= now:
+                del self._waiting[task]
+                self._overdue.add(task)
+                task.cancel()
+        if self._waiting:
+            self._arm(min(self._waiting.values()))
+
+
 class RequestShell:
     """ASGI middleware around the app's handler; one per app.
 
@@ -91,6 +151,7 @@ class RequestShell:
         self._app = app
         self._key_hashes = frozenset(key_hashes)
         self._body_read_seconds = body_read_seconds
+        self._deadlines = BodyDeadlines(body_read_seconds)
 
     async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
         """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
@@ -121,6 +182,7 @@ class RequestShell:
         request_id = request_id or new_id()
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
+        deadline = started + self._body_read_seconds
         status = 500
         started_answer = False
         logged = False
@@ -156,16 +218,7 @@ class RequestShell:
             nonlocal status
             if started_answer:  # an answer streaming: only a disconnect can come
                 return await receive()
-            left = self._body_read_seconds - (time.perf_counter() - started)
-            try:
-                async with asyncio.timeout(left):
-                    message = await receive()
-            except TimeoutError:
-                raise BodyTooSlow(
-                    detail=f"The body did not arrive within {self._body_read_seconds:g} s "
-                    "(BODY_READ_TIMEOUT_SECONDS); nothing was applied.",
-                    headers={"Connection": "close"},
-                ) from None
+            message = await self._deadlines.receive(receive, deadline)
             if message["type"] == "http.disconnect" and not started_answer:
                 status = CLIENT_ABORT_STATUS
                 CLIENT_GONE.set(True)
