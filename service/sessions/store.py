@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import msgspec
@@ -31,7 +31,7 @@ from service.metrics import REDIS_ERRORS, SESSION_COPIES
 from service.sessions.access import Access
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from service.kernel.events import Event
     from service.sessions.client import RedisClient
@@ -139,11 +139,19 @@ class Stored(Generic[S]):
     state_bytes: int = 0
     access_bytes: int = 0
     history_bytes: int = 0
+    # Answers already encoded from this very copy (see SessionStore.rendered); never
+    # carried over by ``replace``, so a changed session is always encoded anew.
+    rendered: dict[str, bytes] = field(default_factory=dict, init=False, compare=False)
 
     @property
     def size(self) -> int:
-        """Bytes of state, access and (when read) history, as stored."""
-        return self.state_bytes + self.access_bytes + self.history_bytes
+        """Bytes of state, access, (when read) history and answers rendered from it."""
+        return (
+            self.state_bytes
+            + self.access_bytes
+            + self.history_bytes
+            + sum(len(body) for body in self.rendered.values())
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +265,23 @@ class SessionStore(Generic[S]):
     def copy_for_write(self, session_id: str) -> Stored[S] | None:
         """The copy to start a write from without reading, while copies tend to be current."""
         return self._recent.get(session_id) if self._copies_current >= 0.5 else None
+
+    def rendered(
+        self, session_id: str, stored: Stored[S], key: str, render: Callable[[], bytes]
+    ) -> bytes:
+        """``render()``: an answer made only from ``stored`` (``key`` names which), kept
+        with it while it is this process's copy, so reads of an unchanged session encode
+        it once. Counted in the bytes remembered; not kept past their bound."""
+        body = stored.rendered.get(key)
+        if body is None:
+            body = render()
+            if (
+                self._recent.get(session_id) is stored
+                and self._recent_size + len(body) <= self._recent_bytes
+            ):
+                stored.rendered[key] = body
+                self._recent_size += len(body)
+        return body
 
     @property
     def copies_current(self) -> float:

@@ -122,3 +122,23 @@ def test_a_workers_memory_of_sessions_is_bounded_in_bytes(redis_url: str) -> Non
         assert 0 < store.remembered_bytes <= 20_000
         assert store.recent(conflicts[-1]["id"]) is not None  # the latest stays
         assert store.recent(conflicts[0]["id"]) is None  # the oldest went first
+
+
+def test_a_read_is_encoded_once_per_version_and_never_answers_a_changed_conflict_stale(
+    client: TestClient, redis_url: str
+) -> None:
+    created = create(client)
+    path, gm = f"/v1/conflicts/{created['id']}", bearer(created["tokens"]["gm"])
+    store = client.app.state.sessions.engine(CONFLICTS).store
+    first = client.get(path, headers=gm)
+    assert store.recent(created["id"]).rendered["view"] == first.content  # kept with the copy
+    again = client.get(path, headers=gm)
+    assert (again.content, again.headers["content-type"]) == (first.content, "application/json")
+    # Another worker plays a round: this worker's copy, and the view kept with it, are stale.
+    settings = Settings(redis_url=redis_url, log_format="json")
+    with TestClient(create_app(settings, rng=random.Random(3))) as other:
+        tied_round(other, created)
+    changed = client.get(path, headers=gm)
+    assert changed.headers["etag"] == '"2"'
+    assert [r["number"] for r in changed.json()["rounds"]] == [1]
+    assert changed.json()["version"] == 2

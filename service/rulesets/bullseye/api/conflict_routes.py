@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
@@ -79,6 +80,7 @@ TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {"conflictT
 # An event stream may be opened with a ticket (a query parameter) instead of a token.
 TOKEN_OR_TICKET: list[dict[str, list[str]]] = [*TOKEN_REQUIRED, {}]
 ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
+_json = msgspec.json.Encoder()
 
 
 def _count_decided(before: Conflict, decision: Decision[Conflict]) -> None:
@@ -246,13 +248,20 @@ class ConflictController(Controller):
         if isinstance(read, Response):
             return read  # type: ignore[return-value]  # 304, no body
         stored, _ = read
-        view = view_of(
-            stored.state,
-            version=stored.version,
-            expires_at=stored.expires_at,
-            rounds=stored.history or (),
-        )
-        return Response(view, headers={"ETag": etag(stored.version)})
+
+        def render() -> bytes:
+            view = view_of(
+                stored.state,
+                version=stored.version,
+                expires_at=stored.expires_at,
+                rounds=stored.history or (),
+            )
+            return _json.encode(view)
+
+        # The same for every token: encoded once per stored version (most of a read's
+        # cost, measured, once the conflict has a few rounds).
+        content: Any = conflicts.store.rendered(conflict_id, stored, "view", render)  # the view
+        return Response(content, headers={"ETag": etag(stored.version)})
 
     @post(
         "/{conflict_id:str}/rounds",
