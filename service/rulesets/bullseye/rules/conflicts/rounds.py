@@ -164,6 +164,17 @@ def _effort(
     """Roll one participant's check under the conflict's dice rules."""
     if concerns := check_concerns(conflict, participant, check, pointer):
         raise RulesError.from_concerns(concerns)
+    return _roll(conflict, participant, check, rng, pointer)
+
+
+def _roll(
+    conflict: Conflict,
+    participant: str,
+    check: ParticipantCheck,
+    rng: RandomSource,
+    pointer: str,
+) -> Effort:
+    """Roll a check that :func:`check_concerns` has already found nothing against."""
     qualities, _ = declared_qualities(conflict, participant, check.qualities, pointer)
     lines, warnings = modifier_lines(
         qualities,
@@ -319,9 +330,9 @@ def resolve_round(
         refused += check_concerns(conflict, player.id, action.players[player.id], pointer)
     if refused:  # every refused check at once, and nothing rolled
         raise RulesError.from_concerns(refused)
-    gm = _effort(conflict, GM, action.gm, rng, "/gm")
+    gm = _roll(conflict, GM, action.gm, rng, "/gm")
     efforts = {
-        p.id: _effort(conflict, p.id, action.players[p.id], rng, f"/players/{p.id}")
+        p.id: _roll(conflict, p.id, action.players[p.id], rng, f"/players/{p.id}")
         for p in conflict.players
     }
     checks = {GM: action.gm, **action.players}
