@@ -186,8 +186,16 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "cannot-oppose": (
         422,
         "Cannot oppose that roll",
-        '"Opposed Difficulties": a roll opposes one pending roll of another participant; that '
-        "roll neither opposes another nor is opposed already.",
+        '"Opposed Difficulties": a roll opposes one pending roll of another participant, '
+        "without a difficulty of the GM's, that neither opposes another nor is opposed "
+        "already. The resister uses up an action (an action or attack roll), or the GM "
+        "grants a free reaction roll; a damage_resistance roll resists a damage roll.",
+    ),
+    "modifiers-without-difficulty": (
+        422,
+        "Modifiers without a difficulty",
+        '"Generic Modifiers" raise a difficulty: resolving a roll that is not opposed with '
+        "modifiers takes a difficulty, the GM's now or set with the roll.",
     ),
     "opposed-difficulty": (
         422,

@@ -213,12 +213,16 @@ entry and the scene after it.
   `related_rolls`: rolls resolved against a difficulty (or opposed) this round or the
   last, anyone's, each once ("Free Actions (related skills)"; the last 100 are kept).
   `opposes`: a pending roll of another participant this one resists, one resister a
-  roll; a `free` roll that opposes is the GM's grant. GM only: `difficulty` (kept for
-  the resolution) and `resolve_now` (409 `interrupt-window` while another participant
-  waits with actions left, D18).
+  roll, never one with the GM's `difficulty` ("Opposed Difficulties"): the resister uses
+  up an action (an `action`/`attack` roll, on its turn or interrupting), or the GM
+  grants a `free` reaction roll; a `damage_resistance` roll resists a `damage` roll.
+  Else 422 `cannot-oppose`. GM only: `difficulty` (kept for the resolution) and
+  `resolve_now` (409 `interrupt-window` while another participant waits with actions
+  left, D18). A roll keeps the multi-action penalty in force when it was made.
 * `spend_character_points` (the roll's controller): while its roll is pending, CP dice
   added after seeing it (the server rolls them; with a Fate Point only under
-  `cp_with_fp`).
+  `cp_with_fp`; at most `character_point_limit` on the roll in all, 20 when unlimited,
+  D7).
 * `climactic_fate_point` (controller): one Fate Point, paid now, doubles the
   participant's rolls this round but initiative and `equipment` ("Fate Points"); before
   its first roll of the round (409 `already-rolled`), once a scene (the service's game
@@ -231,7 +235,8 @@ entry and the scene after it.
   an interrupt hands back to the current turn; at the round's end a waiter gives up its
   remaining actions.
 * `resolve` (the GM): a pending roll's difficulty (never the player's; else the one set
-  with the roll), Critical-Failure option and modifiers; `wild_die_only` reads the Wild
+  with the roll), Critical-Failure option and modifiers (which need a difficulty: 422
+  `modifiers-without-difficulty`); `wild_die_only` reads the Wild
   Die's first toss alone (no Character Points on such a roll, D14). When one roll opposes another,
   resolving either judges both ("Opposed Difficulties", D17): the opposed roll's maker is
   the initiator and wins ties, the modifiers count against the named roll's side, and a
@@ -239,9 +244,10 @@ entry and the scene after it.
 * `move_up` (the GM): a participant "moves up" its turn to react now (catching, resisting
   a mental attempt): it interrupts at once, what it does takes its actions, and its own
   turn, if still to come, stays. One interrupt at a time (409 `interrupting`).
-* `set_able` (the GM): an unable participant loses its untaken turn and is skipped; able
-  again, it acts from its next turn. One unable while initiative is rolled rolls none and
-  takes the last place (`decided_by: unable`).
+* `set_able` (the GM): an unable participant loses the turn that comes while it is unable
+  (its current one, too); able again before its place in the order comes, it acts there.
+  One unable while initiative is rolled rolls none and takes the last place
+  (`decided_by: unable`).
 * `next_round` (the GM; no roll pending) and `end_scene` (the GM).
 
 A group (`members` > 1, the GM's) acts as one: one initiative, one roll per action (D19).

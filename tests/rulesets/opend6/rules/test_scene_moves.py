@@ -110,6 +110,7 @@ def test_fate_points_a_climactic_one_doubles_every_roll_of_the_round() -> None:
     assert pending.roll.rolled_code == "4D+2"  # 2D+1 doubled: three regular + Wild + 2
     assert pending.roll.total == 3 + 3 + 3 + 2 + 2
     assert pending.roll.points.spent.fate_points == 0  # paid once, when spent
+    assert pending.roll.points.available_after.fate_points == 1  # type: ignore[union-attr]
     assert state(made, "ana-pc").points.fate_points == 1
 
 
@@ -314,7 +315,7 @@ def test_opposed_difficulties_one_resister_another_participants_roll() -> None:
     scene = attacked()
     own = roll_body("ana-pc", "3D", [1, 1], [2], opposes="r1", spec={"kind": "damage"})
     assert refused(scene, "ana", own).code == "opend6/cannot-oppose"
-    resist = roll_body("orc", "2D", [1], [2], opposes="r1", spec={"kind": "damage_resistance"})
+    resist = roll_body("orc", "2D", [1], [2], opposes="r1", spec={"kind": "free"})
     scene = play(scene, GM, resist).state
     assert refused(scene, GM, resist).code == "opend6/cannot-oppose"
     missing = refused(scene, GM, {**resist, "opposes": "r9"})
@@ -418,3 +419,77 @@ def test_special_difficulties_no_wild_die_only_after_character_points() -> None:
         scene, GM, {"type": "resolve", "roll": "r1", "difficulty": {"kind": "wild_die_only"}}
     )
     assert error.code == "opend6/points-on-wild-die-only"
+
+
+def test_multi_action_penalty_a_pending_roll_keeps_the_penalty_it_was_rolled_with() -> None:
+    scene = roll(new(), "ana", "ana-pc", "3D", [3, 3], [4], spec={"kind": "free"}).state
+    scene = declare(scene, "ana", "ana-pc", 3)  # −2D from now on, not on the roll made
+    made = resolve(scene, "r1", difficulty={"kind": "number", "value": 10}).history[0]
+    assert (made.result.rolled_code, made.result.total) == ("3D", 10)  # type: ignore[attr-defined]
+
+
+def test_character_points_unlimited_is_20_a_roll_after_the_roll_too() -> None:
+    scene = declare(new(ana_pc={"character_points": 100}), "ana", "ana-pc")
+    faces = {"regular": [3, 3], "wild": [4], "character_points": [[2]] * 20}
+    more = {"character_points": 20, "faces": faces}
+    scene = roll(scene, "ana", "ana-pc", "3D", [3, 3], [4], spec=more).state
+    error = refused(scene, "ana", {"type": "spend_character_points", "roll": "r1", "count": 1})
+    assert (error.code, error.concerns[0].pointer) == ("opend6/cp-limit", "/count")
+
+
+def test_opposed_difficulties_the_resister_uses_up_an_action() -> None:
+    scene = attacked()
+    out_of_turn = roll_body("bo-pc", "2D", [2], [2], opposes="r1")
+    assert refused(scene, "bo", out_of_turn).code == "opend6/not-your-turn"
+    resistance = {"kind": "damage_resistance"}
+    no_action = roll_body("bo-pc", "2D", [2], [2], opposes="r1", spec=resistance)
+    error = refused(scene, "bo", no_action)
+    assert (error.code, error.concerns[0].pointer) == ("opend6/cannot-oppose", "/opposes")
+
+
+def test_opposed_difficulties_damage_resistance_resists_damage() -> None:
+    scene = declare(new(), "ana", "ana-pc")
+    damage = {"base": {"type": "equipment", "code": "3D"}, "kind": "damage"}
+    scene = roll(scene, "ana", "ana-pc", "3D", [4, 4], [4], spec=damage).state  # 12
+    resistance = {"kind": "damage_resistance"}
+    resist = roll_body("bo-pc", "2D", [5], [5], opposes="r1", spec=resistance)
+    scene = play(scene, "bo", resist).state  # 10, at any time, no action
+    opposed = resolve(scene, "r1").history[0].opposed  # type: ignore[attr-defined]
+    assert (opposed.margin, opposed.winner) == (2, "initiator")
+
+
+def test_opposed_difficulties_not_against_the_gms_difficulty() -> None:
+    scene = declare(new(), "ana", "ana-pc")
+    set_by_gm = {"difficulty": {"kind": "number", "value": 30}}
+    scene = roll(scene, GM, "ana-pc", "3D", [4, 4], [4], **set_by_gm).state
+    resist = roll_body("orc", "2D", [1], [2], opposes="r1", spec={"kind": "free"})
+    assert refused(scene, GM, resist).code == "opend6/cannot-oppose"
+
+
+def test_generic_modifiers_need_a_difficulty_to_raise() -> None:
+    scene = declare(new(), "ana", "ana-pc")
+    scene = roll(scene, "ana", "ana-pc", "3D", [4, 4], [4]).state
+    body = {"type": "resolve", "roll": "r1", "modifiers": [{"label": "mud", "value": 5}]}
+    error = refused(scene, GM, body)
+    assert error.code == "opend6/modifiers-without-difficulty"
+    assert error.concerns[0].pointer == "/modifiers"
+
+
+def test_an_unable_participant_loses_the_turn_that_comes_while_unable() -> None:
+    scene = play(new(), GM, {"type": "set_able", "participant": "bo-pc", "able": False}).state
+    scene = play(scene, "ana", {"type": "end_turn", "participant": "ana-pc"}).state
+    assert scene.current == "orc"  # Bo's turn came and went
+    scene = play(scene, GM, {"type": "set_able", "participant": "bo-pc", "able": True}).state
+    scene = play(scene, GM, {"type": "end_turn", "participant": "orc"}).state
+    assert (scene.round, scene.current) == (2, "ana-pc")  # no turn out of order for Bo
+
+
+def test_able_again_before_its_turn_comes_it_acts_in_its_place() -> None:
+    scene = play(new(), GM, {"type": "set_able", "participant": "bo-pc", "able": False}).state
+    scene = play(scene, GM, {"type": "set_able", "participant": "bo-pc", "able": True}).state
+    scene = play(scene, "ana", {"type": "end_turn", "participant": "ana-pc"}).state
+    assert scene.current == "bo-pc"
+    fresh = rolling_initiative()
+    fresh = play(fresh, GM, {"type": "set_able", "participant": "bo-pc", "able": False}).state
+    fresh = play(fresh, GM, {"type": "set_able", "participant": "bo-pc", "able": True}).state
+    assert fresh.rounds["bo-pc"].turn_done is False

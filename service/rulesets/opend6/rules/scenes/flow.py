@@ -201,13 +201,18 @@ def start_turns(scene: Scene) -> tuple[Scene, tuple[Event, ...]]:
 
 
 def advance(scene: Scene) -> tuple[Scene, tuple[Event, ...]]:
-    """The next able participant whose turn is not done takes it; after the last turn,
-    waiters with actions left get the round's end, else the round ends (D18)."""
+    """The next participant whose turn is not done takes it; one unable when its turn
+    comes loses it. After the last turn, waiters with actions left get the round's end,
+    else the round ends (D18)."""
     for place in scene.order:
         state = scene.rounds[place.participant]
-        if state.able and not state.turn_done:
-            nxt = msgspec.structs.replace(scene, current=place.participant)
-            return nxt, (TurnStarted(round=scene.round, participant=place.participant),)
+        if state.turn_done:
+            continue
+        if not state.able:
+            scene = with_round(scene, place.participant, turn_done=True)
+            continue
+        nxt = msgspec.structs.replace(scene, current=place.participant)
+        return nxt, (TurnStarted(round=scene.round, participant=place.participant),)
     scene = msgspec.structs.replace(scene, current=None)
     waiters = [p for p in scene.rounds if may_interrupt(scene, p)]
     nobody_able = not any(state.able for state in scene.rounds.values())

@@ -17,6 +17,7 @@ from service.rulesets.opend6.rules.spec import (
     Base,
     Bonus,
     CriticalFailure,
+    DeclaredActions,
     Difficulty,
     Faces,
     OpenD6Label,
@@ -190,6 +191,7 @@ class ScenePendingRoll(Value, frozen=True, kw_only=True):
     difficulty: Difficulty | None = None
     related: tuple[Related, ...] = ()
     climactic: bool = False
+    actions: DeclaredActions | None = None  # the multi-action penalty in force when rolled
 
 
 class SceneResolvedRoll(Value, frozen=True, kw_only=True):

@@ -317,8 +317,9 @@ def _move_up(scene: Scene, move: SceneMoveUp, actor: str) -> tuple[Scene, tuple[
 
 
 def _set_able(scene: Scene, move: SceneSetAble, actor: str) -> tuple[Scene, tuple[Event, ...]]:
-    """An unable participant loses its untaken turn and is skipped; able again, it acts
-    from its next turn (one without a place in the order takes its turn last)."""
+    """An unable participant loses the turn that comes while it is unable (its current
+    one, too); able again before its place in the order comes, it acts there (one placed
+    last, unable when the order was set, acts last)."""
     gm_only(actor, "set who is able to act")
     participant = participant_of(scene, move.participant)
     state = scene.rounds[participant.id]
@@ -330,7 +331,8 @@ def _set_able(scene: Scene, move: SceneSetAble, actor: str) -> tuple[Scene, tupl
     if move.able:
         scene = with_round(scene, participant.id, able=True)
     else:
-        scene = with_round(scene, participant.id, able=False, turn_done=True, moved_up=False)
+        lost = state.turn_done or scene.current == participant.id
+        scene = with_round(scene, participant.id, able=False, turn_done=lost, moved_up=False)
     if scene.phase is ScenePhase.INITIATIVE:
         scene, more = _order_when_rolled(scene)
         return scene, (*events, *more)

@@ -49,6 +49,7 @@ from service.rulesets.opend6.rules.scenes.moves import (
     SceneSpendCharacterPoints,
 )
 from service.rulesets.opend6.rules.spec import (
+    MAX_POINTS,
     Available,
     CharacterPoints,
     CriticalFailure,
@@ -132,10 +133,14 @@ def _related(scene: Scene, ids: tuple[str, ...]) -> tuple[Scene, tuple[Related, 
 
 
 def _opposable(scene: Scene, move: SceneRoll, actor: str) -> None:
-    """A roll resists one pending roll of another participant, one resister each."""
+    """A roll resists one pending roll of another participant, one resister each
+    ("Opposed Difficulties"): the resister uses up an action (an `action` or `attack`
+    roll, on its turn or interrupting), or the GM grants a `free` reaction roll; a
+    `damage_resistance` roll resists a `damage` roll."""
     if move.opposes is None:
         return
-    if move.spec.kind is RollKind.FREE:
+    kind = move.spec.kind
+    if kind is RollKind.FREE:
         gm_only(actor, "grant a free roll that opposes (a reaction)", "/opposes")
     target = find_pending(scene, move.opposes, "/opposes")
     if move.difficulty is not None:
@@ -144,8 +149,16 @@ def _opposable(scene: Scene, move: SceneRoll, actor: str) -> None:
             "An opposed roll's difficulty is the other side's total; give modifiers instead.",
             "/difficulty",
         )
+    resisting = target.move.kind is RollKind.DAMAGE
     if target.participant == move.participant:
         why = f"'{target.id}' is '{move.participant}''s own roll"
+    elif kind is RollKind.DAMAGE or (kind is RollKind.DAMAGE_RESISTANCE) != resisting:
+        why = (
+            f"a {kind} roll cannot resist a {target.move.kind} roll (an action, attack or "
+            "free roll resists an action; damage_resistance resists damage)"
+        )
+    elif target.difficulty is not None:
+        why = f"'{target.id}' has the GM's difficulty, and is judged against it"
     elif target.opposes is not None:
         why = f"'{target.id}' itself opposes '{target.opposes}'"
     elif any(p.opposes == target.id for p in scene.pending):
@@ -155,15 +168,13 @@ def _opposable(scene: Scene, move: SceneRoll, actor: str) -> None:
     raise refuse("cannot-oppose", f"{why}.", "/opposes")
 
 
-def _paid_by_climactic(result: RollResult, climactic: bool) -> RollResult:
-    """A climactic round's Fate Point was paid when spent: its rolls show none spent."""
+def _paid_by_climactic(result: RollResult, climactic: bool, fate_points: int) -> RollResult:
+    """A climactic round's Fate Point was paid when spent: its rolls show none spent, and
+    the participant's ``fate_points`` left."""
     if not climactic or result.points.available_after is None:
         return result
     spent = RollPoints(character_points=result.points.spent.character_points, fate_points=0)
-    after = msgspec.structs.replace(
-        result.points.available_after,
-        fate_points=result.points.available_after.fate_points + 1,
-    )
+    after = msgspec.structs.replace(result.points.available_after, fate_points=fate_points)
     points = PointsUsed(spent=spent, available_after=after)
     return msgspec.structs.replace(result, points=points)
 
@@ -201,13 +212,14 @@ def roll(
             "This round's rolls are doubled by a climactic Fate Point already (D6: once).",
             "/spec/fate_point",
         )
+    actions = _actions(scene, participant, spec.kind)
     request = RollRequest(
         base=spec.base,
         kind=spec.kind,
         bonuses=spec.bonuses,
         related=related,
         time=spec.time,
-        actions=_actions(scene, participant, spec.kind),
+        actions=actions,
         fate_point=spec.fate_point or climactic,
         character_points=CharacterPoints(before=spec.character_points),
         character_point_limit=scene.rules.character_point_limit,
@@ -224,7 +236,7 @@ def roll(
         result = resolve_roll(request, rng, roll_id)
     except RulesError as error:
         raise error.under("/spec") from None
-    result = _paid_by_climactic(result, climactic)
+    result = _paid_by_climactic(result, climactic, state.points.fate_points)
     assert result.points.available_after is not None
     after = result.points.available_after
     points = ScenePoints(
@@ -243,6 +255,7 @@ def roll(
         difficulty=move.difficulty,
         related=related,
         climactic=climactic,
+        actions=actions,
     )
     scene = msgspec.structs.replace(
         scene, pending=(*scene.pending, pending), rolls_made=scene.rolls_made + 1
@@ -290,7 +303,7 @@ def _request_of(scene: Scene, pending: ScenePendingRoll) -> RollRequest:
         bonuses=spec.bonuses,
         related=pending.related,
         time=spec.time,
-        actions=_actions(scene, participant_of(scene, pending.participant), spec.kind),
+        actions=pending.actions,
         fate_point=spec.fate_point or pending.climactic,
         character_points=CharacterPoints(before=spec.character_points, after=after),
         cp_with_fp=scene.rules.cp_with_fp,
@@ -327,8 +340,13 @@ def spend_character_points(
     request = _request_of(scene, pending)
     spent = request.character_points.before + request.character_points.after + move.count
     limit = scene.rules.character_point_limit
-    if limit is not None and spent > limit:
-        raise refuse("cp-limit", f"{spent} Character Points on one roll; the limit is {limit}.")
+    if spent > (MAX_POINTS if limit is None else limit):  # "unlimited" is 20 a roll (D7)
+        limit_text = f"{limit}" if limit is not None else f"{MAX_POINTS} (unlimited, D7)"
+        raise refuse(
+            "cp-limit",
+            f"{spent} Character Points on one roll; the limit is {limit_text}.",
+            "/count",
+        )
     if request.fate_point and not scene.rules.cp_with_fp:
         raise refuse(
             "cp-with-fp",
@@ -419,6 +437,12 @@ def _settle(
             )
         return _settle_opposed(scene, pending, opposer, option, modifiers, actor)
     difficulty = difficulty or pending.difficulty
+    if difficulty is None and modifiers:
+        raise refuse(
+            "modifiers-without-difficulty",
+            f"'{pending.id}' has no difficulty for the modifiers to raise; give one.",
+            "/modifiers",
+        )
     if difficulty is not None and modifiers:
         difficulty = msgspec.structs.replace(
             difficulty, modifiers=(*difficulty.modifiers, *modifiers)
