@@ -129,8 +129,14 @@ def test_a_hung_redis_costs_a_check_no_more_than_the_limiters_budget(
     redis_url: str,
 ) -> None:
     proxy = HoldingProxy(redis_url)
+    # A budget of 0.5 s, not the default 50 ms: the first call also connects through the
+    # proxy, which a loaded machine (a full test run) can take longer than 50 ms to do.
     settings = Settings(
-        redis_url=proxy.url, rate_limit="100/minute", redis_socket_timeout=5, log_format="json"
+        redis_url=proxy.url,
+        rate_limit="100/minute",
+        rate_limit_budget_seconds=0.5,
+        redis_socket_timeout=5,
+        log_format="json",
     )
     try:
         with TestClient(create_app(settings, rng=random.Random(1))) as client:
