@@ -17,10 +17,10 @@ from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.sessions import GM, require_gm
+from service.kernel.sessions import require_gm
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
-from service.rulesets.opend6.rules.scenes.flow import acting
+from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
     MAX_PARTICIPANTS,
     Scene,
@@ -145,25 +145,6 @@ class SceneRoundLog(Value, frozen=True, kw_only=True):
     moves: tuple[SceneLogEntry, ...]
 
 
-def _waiting_for(scene: Scene) -> tuple[str, ...]:
-    if scene.status is SceneStatus.ENDED:
-        return ()
-    controller = {p.id: p.controller for p in scene.participants}
-    roles: list[str] = []
-    if scene.phase is ScenePhase.INITIATIVE:
-        if scene.rules.initiative.value == "first_action":
-            roles.append(GM)
-        roles += [
-            controller[p]
-            for p, state in scene.rounds.items()
-            if state.able and state.initiative is None
-        ]
-    roles += [controller[p] for p in acting(scene)]
-    if scene.pending or scene.phase is ScenePhase.ROUND_END:
-        roles.append(GM)
-    return tuple(dict.fromkeys(roles))
-
-
 def state_of(scene: Scene) -> SceneState:
     return SceneState(
         id=scene.id,
@@ -177,7 +158,7 @@ def state_of(scene: Scene) -> SceneState:
         current=scene.current,
         interrupting=scene.interrupting,
         acting=acting(scene),
-        waiting_for=_waiting_for(scene),
+        waiting_for=waiting_for(scene),
         players=scene.players,
         participants=tuple(
             SceneParticipantView(participant=p, round=scene.rounds[p.id])

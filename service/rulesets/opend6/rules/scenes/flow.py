@@ -44,9 +44,11 @@ __all__ = [
     "pending_of",
     "phase",
     "refuse",
+    "spend_action",
     "start_turns",
     "turn_mover",
     "unplaced",
+    "waiting_for",
     "with_round",
 ]
 
@@ -109,6 +111,16 @@ def with_round(scene: Scene, participant_id: str, **changes: object) -> Scene:
     return msgspec.structs.replace(scene, rounds={**scene.rounds, participant_id: state})
 
 
+def spend_action(scene: Scene, participant_id: str) -> Scene:
+    """One of the round's declared actions, used (a roll of the acting kinds, a wait)."""
+    state = scene.rounds[participant_id]
+    if state.declared is None:
+        raise refuse("not-declared", f"'{participant_id}' declares its actions first.")
+    if state.actions_left < 1:
+        raise refuse("no-actions-left", f"'{participant_id}' has no action left this round.")
+    return with_round(scene, participant_id, actions_left=state.actions_left - 1)
+
+
 def may_interrupt(scene: Scene, participant_id: str) -> bool:
     """A waiter with actions left, able to act (D18)."""
     state = scene.rounds[participant_id]
@@ -131,6 +143,28 @@ def acting(scene: Scene) -> tuple[str, ...]:
         if scene.phase is ScenePhase.ROUND_END or (pending_by - {place.participant}):
             found.append(place.participant)
     return tuple(dict.fromkeys(found))
+
+
+def waiting_for(scene: Scene) -> tuple[str, ...]:
+    """Whose move it is, as roles (``gm`` or player ids): the controllers of those yet to
+    roll initiative and of the `acting` participants, and the GM while the order awaits
+    ``set_order``, a roll awaits resolution, or the round's end awaits ``next_round``."""
+    if scene.status is SceneStatus.ENDED:
+        return ()
+    controller = {p.id: p.controller for p in scene.participants}
+    roles: list[str] = []
+    if scene.phase is ScenePhase.INITIATIVE:
+        if scene.rules.initiative is InitiativeMethod.FIRST_ACTION:
+            roles.append(GM)
+        roles += [
+            controller[p]
+            for p, state in scene.rounds.items()
+            if state.able and state.initiative is None
+        ]
+    roles += [controller[p] for p in acting(scene)]
+    if scene.pending or scene.phase is ScenePhase.ROUND_END:
+        roles.append(GM)
+    return tuple(dict.fromkeys(roles))
 
 
 def turn_mover(scene: Scene, participant_id: str) -> tuple[Scene, tuple[Event, ...]]:

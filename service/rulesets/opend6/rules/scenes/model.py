@@ -41,6 +41,7 @@ __all__ = [
     "ScenePlayer",
     "ScenePoints",
     "SceneResolvedRoll",
+    "SceneRollSpec",
     "SceneRules",
     "SceneStatus",
 ]
@@ -224,6 +225,3 @@ class Scene(Value, frozen=True, kw_only=True, omit_defaults=True):
     pending: tuple[ScenePendingRoll, ...] = ()
     resolved: tuple[SceneResolvedRoll, ...] = ()
     rolls_made: int = 0
-
-
-__all__ += ["SceneRollSpec"]

@@ -37,6 +37,7 @@ from service.rulesets.opend6.rules.scenes.flow import (
     pending_of,
     phase,
     refuse,
+    spend_action,
     start_turns,
     turn_mover,
     unplaced,
@@ -268,12 +269,7 @@ def _wait(scene: Scene, move: SceneWait, actor: str) -> tuple[Scene, tuple[Event
     participant = participant_of(scene, move.participant)
     controls(actor, participant)
     scene, events = turn_mover(scene, participant.id)
-    state = scene.rounds[participant.id]
-    if state.declared is None:
-        raise refuse("not-declared", f"'{participant.id}' declares its actions first.")
-    if state.actions_left < 1:
-        raise refuse("no-actions-left", f"'{participant.id}' has no action left this round.")
-    scene = with_round(scene, participant.id, actions_left=state.actions_left - 1, waiting=True)
+    scene = with_round(spend_action(scene, participant.id), participant.id, waiting=True)
     if scene.interrupting != participant.id:
         scene = with_round(scene, participant.id, turn_done=True)
     waited = ParticipantWaited(round=scene.round, participant=participant.id)

@@ -29,6 +29,7 @@ from service.rulesets.opend6.rules.scenes.flow import (
     participant_of,
     phase,
     refuse,
+    spend_action,
     turn_mover,
     with_round,
 )
@@ -196,7 +197,7 @@ def roll(
     events: tuple[Event, ...] = ()
     if spec.kind in _ACTION_KINDS:
         scene, events = turn_mover(scene, participant.id)
-        scene = _spend_action(scene, participant)
+        scene = spend_action(scene, participant.id)
     else:
         phase(scene, ScenePhase.TURNS, ScenePhase.ROUND_END)
     if len(scene.pending) >= MAX_PENDING:
@@ -277,15 +278,6 @@ def roll(
     return scene, (*events, made, *resolved), entry
 
 
-def _spend_action(scene: Scene, participant: SceneParticipant) -> Scene:
-    state = scene.rounds[participant.id]
-    if state.declared is None:
-        raise refuse("not-declared", f"'{participant.id}' declares its actions first.")
-    if state.actions_left < 1:
-        raise refuse("no-actions-left", f"'{participant.id}' has no action left this round.")
-    return with_round(scene, participant.id, actions_left=state.actions_left - 1)
-
-
 def find_pending(scene: Scene, roll_id: str, pointer: str = "/roll") -> ScenePendingRoll:
     found = next((item for item in scene.pending if item.id == roll_id), None)
     if found is None:
@@ -312,14 +304,19 @@ def _request_of(scene: Scene, pending: ScenePendingRoll) -> RollRequest:
     )
 
 
-def _replace_pending(scene: Scene, pending: ScenePendingRoll, made: RollResult | None) -> Scene:
+def _with_roll(scene: Scene, pending: ScenePendingRoll, made: RollResult) -> Scene:
+    """The pending roll, improved (Character Points after it)."""
     kept = tuple(
-        (msgspec.structs.replace(p, roll=made) if made is not None else None)
-        if p.id == pending.id
-        else p
-        for p in scene.pending
+        msgspec.structs.replace(p, roll=made) if p.id == pending.id else p for p in scene.pending
     )
-    return msgspec.structs.replace(scene, pending=tuple(p for p in kept if p is not None))
+    return msgspec.structs.replace(scene, pending=kept)
+
+
+def _without(scene: Scene, pending: ScenePendingRoll) -> Scene:
+    """The pending roll, resolved: no longer pending."""
+    return msgspec.structs.replace(
+        scene, pending=tuple(p for p in scene.pending if p.id != pending.id)
+    )
 
 
 def spend_character_points(
@@ -375,7 +372,7 @@ def spend_character_points(
         ),
     )
     made = msgspec.structs.replace(resolve_roll(request, rng, pending.id), points=used)
-    scene = with_round(_replace_pending(scene, pending, made), participant.id, points=points)
+    scene = with_round(_with_roll(scene, pending, made), participant.id, points=points)
     spent_event = PointsSpent(
         round=scene.round,
         participant=participant.id,
@@ -448,7 +445,7 @@ def _settle(
             difficulty, modifiers=(*difficulty.modifiers, *modifiers)
         )
     made = _rolled_again(scene, pending, difficulty, option)
-    scene = _replace_pending(scene, pending, None)
+    scene = _without(scene, pending)
     if made.result_points is not None:
         scene = _remember(scene, pending, made.result_points)
     resolved = RollResolved(
@@ -494,7 +491,7 @@ def _settle_opposed(
         (initiator, opposed.winner == "initiator", opposed.margin),
         (resister, opposed.winner == "resister", -opposed.margin),
     ):
-        scene = _remember(_replace_pending(scene, side, None), side, points)
+        scene = _remember(_without(scene, side), side, points)
         total = opposed.initiator.roll.total if side is initiator else opposed.resister.roll.total
         events.append(
             RollResolved(
