@@ -13,7 +13,7 @@ import pytest
 
 from service.kernel.errors import RulesError
 from service.kernel.sessions import Applied
-from service.rulesets.opend6.rules.scenes.flow import NoDice, acting
+from service.rulesets.opend6.rules.scenes.flow import NoDice, acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
     Scene,
     SceneParticipant,
@@ -493,3 +493,16 @@ def test_able_again_before_its_turn_comes_it_acts_in_its_place() -> None:
     fresh = play(fresh, GM, {"type": "set_able", "participant": "bo-pc", "able": False}).state
     fresh = play(fresh, GM, {"type": "set_able", "participant": "bo-pc", "able": True}).state
     assert fresh.rounds["bo-pc"].turn_done is False
+
+
+def test_initiative_method_1_waits_for_the_gm_alone_and_the_rolled_methods_for_the_rollers() -> (
+    None
+):
+    players = msgspec.convert(PLAYERS, tuple[ScenePlayer, ...])
+    participants = msgspec.convert(PARTICIPANTS, tuple[SceneParticipant, ...])
+    first_action = msgspec.convert({"initiative": "first_action"}, SceneRules)
+    named = new_scene(
+        scene_id="s", name="Ford", rules=first_action, players=players, participants=participants
+    ).state
+    assert waiting_for(named) == (GM,)
+    assert waiting_for(rolling_initiative()) == ("ana", "bo", GM)

@@ -155,7 +155,7 @@ def waiting_for(scene: Scene) -> tuple[str, ...]:
     roles: list[str] = []
     if scene.phase is ScenePhase.INITIATIVE:
         if scene.rules.initiative is InitiativeMethod.FIRST_ACTION:
-            roles.append(GM)
+            return (GM,)  # the GM names who goes first; nobody rolls
         roles += [
             controller[p]
             for p, state in scene.rounds.items()
