@@ -10,6 +10,7 @@ from litestar.openapi.spec import Example
 from litestar.params import Parameter
 
 from service.http.problems import problem_responses
+from service.http.tables import table_name
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.conditions import State, Thresholds, condition, score_concerns
@@ -103,12 +104,7 @@ class TableController(Controller):
     )
     def get_table(
         self,
-        name: Annotated[
-            str,
-            Parameter(
-                max_length=32, description="The table's name.", examples=[Example(value="spread")]
-            ),
-        ],
+        name: Annotated[str, table_name("spread")],
     ) -> Table:
         """One table by name."""
         try:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, get, post
-from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
-from litestar.params import Body, Parameter
+from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.problems import problem_responses
+from service.http.tables import table_name, table_named
 from service.rulesets.opend6.api.views import (
     MAX_PLUS,
     AlternateAttributesTable,
@@ -221,19 +221,6 @@ class OpenD6TableController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 404),
     )
-    def get_table(
-        self,
-        name: Annotated[
-            str,
-            Parameter(
-                max_length=32,
-                description="The table's name.",
-                examples=[Example(value="difficulties")],
-            ),
-        ],
-    ) -> OpenD6Table:
+    def get_table(self, name: Annotated[str, table_name("difficulties")]) -> OpenD6Table:
         """One table by name."""
-        try:
-            return OPEND6_TABLES[name]
-        except KeyError:
-            raise NotFoundException(detail=f"No OpenD6 table named '{name}'.") from None
+        return table_named(OPEND6_TABLES, name, "OpenD6 table")

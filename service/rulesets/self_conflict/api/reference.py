@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, get
-from litestar.exceptions import NotFoundException
-from litestar.openapi.spec import Example
-from litestar.params import Parameter
 
 from service.http.problems import problem_responses
+from service.http.tables import table_name, table_named
 from service.rulesets.self_conflict.rules.tables import (
     BASIC_TALENT_SETS,
     TABLES,
@@ -53,22 +51,9 @@ class SelfConflictTableController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 404),
     )
-    def get_table(
-        self,
-        name: Annotated[
-            str,
-            Parameter(
-                max_length=32,
-                description="The table's name.",
-                examples=[Example(value="talent-scale")],
-            ),
-        ],
-    ) -> SelfConflictTable:
+    def get_table(self, name: Annotated[str, table_name("talent-scale")]) -> SelfConflictTable:
         """One table by name."""
-        try:
-            return TABLES[name]
-        except KeyError:
-            raise NotFoundException(detail=f"No Self/Conflict table named '{name}'.") from None
+        return table_named(TABLES, name, "Self/Conflict table")
 
 
 class SelfConflictBasicTalentController(Controller):
