@@ -6,6 +6,8 @@ from typing import Any
 
 from litestar.openapi.spec import Example
 
+from service.rulesets.self_conflict.rules.scale import HUMANOID_BASIC_TALENTS
+
 __all__ = ["CHECK_EXAMPLES", "OBJECT_EXAMPLES", "ODDS_EXAMPLES", "PILOT"]
 
 # "Task resolution and other rules": Fairly dangerous(4), a GM's +1, a karma point spent
@@ -40,7 +42,7 @@ ODDS_EXAMPLES = [
     ),
 ]
 
-_HUMANOID = ["Agile", "Dangerous", "Disciplined", "Handy", "Influential", "Witty", "Tough"]
+_HUMANOID = [talent.name for talent in HUMANOID_BASIC_TALENTS]
 
 OBJECT_EXAMPLES = [
     Example(

@@ -22,7 +22,7 @@ from service.kernel.values import Value
 from service.rulesets.self_conflict.rules.scale import (
     MAX_LEVEL,
     MIN_LEVEL,
-    leading_label,
+    label_mismatch,
     talent_label,
     written_talent,
 )
@@ -138,6 +138,11 @@ class TalentCheckShape(Value, frozen=True, kw_only=True, forbid_unknown_fields=T
         ),
     ] = ()
     karma: SelfConflictKarma | None = None
+
+    @property
+    def conflict_modifier(self) -> int:
+        """The GM's modifiers on the Conflict die, summed (D4)."""
+        return sum(modifier.value for modifier in self.conflict_modifiers)
 
 
 class TalentOddsRequest(TalentCheckShape, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -344,7 +349,7 @@ def refusals(shape: TalentCheckShape) -> list[Concern]:
     """What refuses a check before any die: the GM's sum (D4) and karma beyond the
     balance (D5)."""
     concerns = []
-    total = sum(modifier.value for modifier in shape.conflict_modifiers)
+    total = shape.conflict_modifier
     if abs(total) > MAX_MODIFIER_SUM:
         concerns.append(
             Concern(
@@ -371,7 +376,7 @@ def shape_warnings(shape: TalentCheckShape) -> tuple[SelfConflictCheckWarning, .
     """Guidance, never a refusal: a large GM sum (D4), a name whose label disagrees with
     the level (D14)."""
     warnings = []
-    total = sum(modifier.value for modifier in shape.conflict_modifiers)
+    total = shape.conflict_modifier
     if abs(total) > WARN_MODIFIER_ABOVE:
         warnings.append(
             SelfConflictCheckWarning(
@@ -381,12 +386,10 @@ def shape_warnings(shape: TalentCheckShape) -> tuple[SelfConflictCheckWarning, .
             )
         )
     name, level = shape.talent.name, shape.talent.level
-    if name is not None and (named := leading_label(name)) is not None and named != level:
+    if name is not None and (mismatch := label_mismatch(name, level)) is not None:
         warnings.append(
             SelfConflictCheckWarning(
-                code=SelfConflictCheckWarningCode.TALENT_LABEL_MISMATCH,
-                detail=f"The name says {talent_label(named)} ({named}) but the level is "
-                f"{level} ({talent_label(level)}).",
+                code=SelfConflictCheckWarningCode.TALENT_LABEL_MISMATCH, detail=mismatch
             )
         )
     return tuple(warnings)
@@ -434,7 +437,7 @@ def resolve_check(
     level = request.talent.level
     karma = request.karma
     k = karma.modifier if karma is not None else 0
-    m = sum(modifier.value for modifier in request.conflict_modifiers)
+    m = request.conflict_modifier
 
     supplied = request.faces
     draw: Iterator[int] | None = None

@@ -22,7 +22,7 @@ from service.rulesets.self_conflict.rules.scale import (
     MIN_LEVEL,
     STATUS_GOOD,
     base_name,
-    leading_label,
+    label_mismatch,
     status_label,
     talent_label,
     written_talent,
@@ -283,13 +283,8 @@ def _talents(request: SelfConflictObjectValidation, violation: _Report, warning:
                 f"{at}/level",
                 f"Level {talent.level} is off the scale (0 Not at all … 6 Extremely).",
             )
-        elif (named := leading_label(talent.name)) is not None and named != talent.level:
-            warning(
-                code.TALENT_LABEL_MISMATCH,
-                f"{at}/name",
-                f"The name says {talent_label(named)} ({named}) but the level is "
-                f"{talent.level} ({talent_label(talent.level)}).",
-            )
+        elif (mismatch := label_mismatch(talent.name, talent.level)) is not None:
+            warning(code.TALENT_LABEL_MISMATCH, f"{at}/name", mismatch)
         if talent.kind is SelfConflictTalentKind.GAINED and len(talent.name.split()) == 1:
             warning(
                 code.GAINED_TALENT_TERSE,

@@ -52,8 +52,6 @@ SIDES = 6
 DENOMINATOR = SIDES**4  # two main dice and up to two re-rolls
 DECIMALS = 12
 
-Numerator = Annotated[int, Meta(ge=0, le=DENOMINATOR)]
-
 
 class SelfConflictChance(Value, frozen=True, kw_only=True):
     """A probability: `p` to 12 decimals and `exact` as an unreduced fraction of 1296."""
@@ -214,7 +212,7 @@ def talent_odds(request: TalentOddsRequest) -> TalentOddsAnswer:
     if concerns := refusals(request):
         raise RulesError.from_concerns(concerns)
     level = request.talent.level
-    m = sum(modifier.value for modifier in request.conflict_modifiers)
+    m = request.conflict_modifier
     k = request.karma.modifier if request.karma is not None else 0
     odds = exact_odds(level, m, k)
     return TalentOddsAnswer(

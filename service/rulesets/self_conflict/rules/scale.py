@@ -26,6 +26,7 @@ __all__ = [
     "SelfConflictBasicTalent",
     "SelfConflictTableRow",
     "base_name",
+    "label_mismatch",
     "leading_label",
     "status_label",
     "talent_label",
@@ -150,6 +151,17 @@ def leading_label(name: str) -> int | None:
         return None
     label = match["label"].casefold()
     return next(level for level, text in _LABELS.items() if text.casefold() == label)
+
+
+def label_mismatch(name: str, level: int) -> str | None:
+    """What to say when a talent's name starts with another level's label (D14)."""
+    named = leading_label(name)
+    if named is None or named == level:
+        return None
+    return (
+        f"The name says {talent_label(named)} ({named}) but the level is "
+        f"{level} ({talent_label(level)})."
+    )
 
 
 def base_name(name: str) -> str:

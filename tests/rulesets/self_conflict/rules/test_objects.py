@@ -17,12 +17,13 @@ from service.rulesets.self_conflict.rules.objects import (
     validate_object,
 )
 from service.rulesets.self_conflict.rules.scale import (
+    HUMANOID_BASIC_TALENTS,
     base_name,
     leading_label,
     written_talent,
 )
 
-HUMANOID = ["Agile", "Dangerous", "Disciplined", "Handy", "Influential", "Witty", "Tough"]
+HUMANOID = [talent.name for talent in HUMANOID_BASIC_TALENTS]
 
 PC: dict[str, Any] = {
     "name": "Vessa Roon",
