@@ -71,6 +71,9 @@ def _description() -> str:
 
 
 OPENAPI_LINKS = {operation: links for r in RULESETS for operation, links in r.links.items()}
+SCHEMA_PREFIXES = {
+    operation: r.schema_prefix for r in RULESETS for operation, _, _ in r.operations()
+}
 # The published document by whether API keys are required: it depends on nothing else (the
 # registry is fixed per process), and building it is most of an app's start-up (0.4 s).
 _PUBLISHED: dict[bool, bytes] = {}
@@ -170,7 +173,12 @@ def create_app(
         keys_required = bool(key_hashes(settings.api_keys))
         if (document := _PUBLISHED.get(keys_required)) is None:
             document = openapi_json(
-                openapi_document(app, OPENAPI_LINKS, api_keys_required=keys_required)
+                openapi_document(
+                    app,
+                    OPENAPI_LINKS,
+                    api_keys_required=keys_required,
+                    schema_prefixes=SCHEMA_PREFIXES,
+                )
             )
             _PUBLISHED[keys_required] = document
         app.state.openapi_json = document
@@ -309,5 +317,6 @@ def published_openapi(settings: Settings) -> bytes:
             create_app(settings),
             OPENAPI_LINKS,
             api_keys_required=bool(key_hashes(settings.api_keys)),
+            schema_prefixes=SCHEMA_PREFIXES,
         )
     )

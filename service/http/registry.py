@@ -43,6 +43,9 @@ class Ruleset:
     an operation id to request bodies that the operation accepts, so the host's tests can
     try every ruleset the same way. ``stateful`` names the kinds of session it keeps in
     Redis. ``links``: OpenAPI links keyed by the operation id they start from.
+    ``schema_prefix`` starts the published name of every schema only this ruleset uses
+    (``OpenD6RollRequest``), so generated clients keep games apart; Bullseye's is empty (it
+    keeps the names it was first published with).
     """
 
     id: str
@@ -53,6 +56,7 @@ class Ruleset:
     problems: tuple[ProblemType, ...]
     tags: tuple[Tag, ...]
     description: str
+    schema_prefix: str
     examples: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     stateful: tuple[str, ...] = ()
     links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

@@ -38,6 +38,7 @@ BULLSEYE = Ruleset(
             TableController,
         ],
     ),
+    schema_prefix="",
     problems=BULLSEYE_PROBLEMS,
     tags=(
         Tag(name="checks", description="Bullseye: stateless checks (§2)."),

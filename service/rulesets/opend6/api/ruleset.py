@@ -41,6 +41,7 @@ OPEND6 = Ruleset(
             SceneController,
         ],
     ),
+    schema_prefix="OpenD6",
     problems=OPEND6_PROBLEMS,
     tags=(
         Tag(

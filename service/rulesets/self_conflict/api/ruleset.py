@@ -36,6 +36,7 @@ SELF_CONFLICT = Ruleset(
             SelfConflictBasicTalentController,
         ],
     ),
+    schema_prefix="SelfConflict",
     problems=SELF_CONFLICT_PROBLEMS,
     tags=(
         Tag(

@@ -152,8 +152,8 @@ _OPERATIONS = [
     for operation in item.values()
 ]
 _REQUESTS = [
-    "TalentCheckRequest",
-    "TalentOddsRequest",
+    "SelfConflictTalentCheckRequest",
+    "SelfConflictTalentOddsRequest",
     "SelfConflictTalent",
     "SelfConflictGmModifier",
     "SelfConflictKarma",
