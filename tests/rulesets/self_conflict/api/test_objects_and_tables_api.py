@@ -132,7 +132,11 @@ def test_the_ruleset_is_listed_stateless(client: TestClient) -> None:
     ruleset = next(r for r in rulesets if r["id"] == "self-conflict")
     assert ruleset["route_prefix"] == "/v1/self-conflict"
     assert ruleset["stateful"] == []
-    assert "002_997ffb55dcb54635" in ruleset["source"]
+    assert ruleset["work"] == {
+        "title": "An untitled 2d6 talent system",
+        "author": "JurviZ",
+        "year": 2004,
+    }
     assert set(ruleset["operations"]) == {
         "selfConflictCheck",
         "selfConflictCheckOdds",
