@@ -53,7 +53,8 @@ API_VERSION = "1.0.0"
 _DESCRIPTION = """\
 Runs tabletop role-playing games for other software. `GET /v1/rulesets` lists the games
 hosted and where their routes are mounted. Where a book is ambiguous the service applies
-the decisions listed in the project README's "Rules as applied, and decisions".
+the decisions listed in each game's guide, `docs/<ruleset id>.md` in the project's
+repository.
 
 Every error is an RFC 9457 `application/problem+json` document whose `type` resolves at
 `GET /problems/{code}`; validation problems list each error with a JSON pointer. One

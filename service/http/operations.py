@@ -200,8 +200,9 @@ class RulesetIndexController(Controller):
         "/v1/rulesets",
         operation_id="listRulesets",
         summary="Every ruleset the service hosts",
-        description="Each ruleset's id, title, source document, the prefix its routes are "
-        "mounted at, its operation ids and the kinds of session it keeps in Redis.",
+        description="Each ruleset's id, title, the game text it implements (`source` in one "
+        "line, `work` by title, author and year), the prefix its routes are mounted at, its "
+        "operation ids and the kinds of session it keeps in Redis.",
         sync_to_thread=False,
         responses=problem_responses(401),
     )
@@ -218,6 +219,7 @@ def ruleset_index(rulesets: Iterable[Ruleset]) -> RulesetList:
                 id=ruleset.id,
                 title=ruleset.title,
                 source=ruleset.source,
+                work=ruleset.work,
                 route_prefix=ruleset.route_prefix,
                 operations=tuple(dict.fromkeys(op for op, _, _ in ruleset.operations())),
                 stateful=ruleset.stateful,

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from litestar.di import NamedDependency
+from msgspec import Meta
 
 from service.kernel.values import Value
 
@@ -21,7 +22,14 @@ if TYPE_CHECKING:
 
     from service.http.problem_types import ProblemType
 
-__all__ = ["Ruleset", "RulesetInfo", "RulesetList", "ServerDice", "example_bodies"]
+__all__ = [
+    "Ruleset",
+    "RulesetInfo",
+    "RulesetList",
+    "RulesetWork",
+    "ServerDice",
+    "example_bodies",
+]
 
 # The server's dice, injected by the app (create_app's ``rng``) into a handler's ``rng``: a
 # RandomSource. Typed Any because Litestar validates a typed dependency per request (an
@@ -34,6 +42,19 @@ def example_bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
     return tuple(example.value for example in examples if isinstance(example.value, Mapping))
 
 
+class RulesetWork(Value, frozen=True, kw_only=True):
+    """The published game text a ruleset implements, named as a reader would look it up."""
+
+    title: Annotated[str, Meta(description="The text's title, as its own first page gives it.")]
+    author: Annotated[str, Meta(description="Its author, or the publisher of an open release.")]
+    year: Annotated[int | None, Meta(description="The year it came out; null where unknown.")]
+
+    def citation(self) -> str:
+        """``Title, by Author (year)``; the year is left out where it is not known."""
+        year = "" if self.year is None else f" ({self.year})"
+        return f"{self.title}, by {self.author}{year}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruleset:
     """One game the service hosts.
@@ -42,15 +63,16 @@ class Ruleset:
     (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``examples`` maps
     an operation id to request bodies that the operation accepts, so the host's tests can
     try every ruleset the same way. ``stateful`` names the kinds of session it keeps in
-    Redis. ``links``: OpenAPI links keyed by the operation id they start from.
-    ``schema_prefix`` starts the published name of every schema only this ruleset uses
-    (``OpenD6RollRequest``), so generated clients keep games apart; Bullseye's is empty (it
-    keeps the names it was first published with).
+    Redis. ``links``: OpenAPI links keyed by the operation id they start from. ``work`` is
+    the game text it implements; ``source`` cites it in one line. ``schema_prefix`` starts
+    the published name of every schema only this ruleset uses (``OpenD6RollRequest``), so
+    generated clients keep games apart; Bullseye's is empty (it keeps the names it was
+    first published with).
     """
 
     id: str
     title: str
-    source: str
+    work: RulesetWork
     route_prefix: str
     router: Router
     problems: tuple[ProblemType, ...]
@@ -60,6 +82,11 @@ class Ruleset:
     examples: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     stateful: tuple[str, ...] = ()
     links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        """The game text as one line, e.g. "Bullseye v1.0, by Justin D. Jacobson (2008)"."""
+        return self.work.citation()
 
     def operations(self) -> Iterator[tuple[str, str, str]]:
         """``(operation id, method, path)`` of every published operation, in route order."""
@@ -78,7 +105,10 @@ class RulesetInfo(Value, frozen=True, kw_only=True):
 
     id: str
     title: str
-    source: str
+    source: Annotated[
+        str, Meta(description='The game text in one line: "Title, by Author (year)".')
+    ]
+    work: RulesetWork
     route_prefix: str
     operations: tuple[str, ...]
     stateful: tuple[str, ...]

@@ -1,4 +1,5 @@
-"""GET /v1/rulesets and the registry every ruleset plugs into (ARCHITECTURE.md "Routes")."""
+"""GET /v1/rulesets and the registry every ruleset plugs into (README, "How the code is
+organised": adding a game)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.http.problem_types import PROBLEM_TYPES, problem_type, register_problems
+from service.http.registry import RulesetWork
 from service.rulesets import RULESETS
 
 
@@ -17,7 +19,12 @@ def test_the_index_lists_bullseye_with_its_published_prefix_and_operations(
     (bullseye,) = [r for r in response.json()["rulesets"] if r["id"] == "bullseye"]
     assert bullseye["title"] == "Bullseye v1.0"
     assert bullseye["route_prefix"] == "/v1"
-    assert "000_d43ae0986b1d2ae6" in bullseye["source"]
+    assert bullseye["source"] == "Bullseye v1.0, by Justin D. Jacobson (2008)"
+    assert bullseye["work"] == {
+        "title": "Bullseye v1.0",
+        "author": "Justin D. Jacobson",
+        "year": 2008,
+    }
     assert bullseye["stateful"] == ["conflict"]
     assert {
         "resolveCheck",
@@ -28,6 +35,34 @@ def test_the_index_lists_bullseye_with_its_published_prefix_and_operations(
         "streamConflictEvents",
         "listTables",
     } <= set(bullseye["operations"])
+
+
+def test_every_source_is_named_by_title_author_and_year_never_by_a_path(
+    client: TestClient,
+) -> None:
+    """A caller cannot open a file of ours: ``source`` cites the game text as a reader would
+    look it up, and ``work`` gives its parts (issue 21)."""
+    listed = {r["id"]: r for r in client.get("/v1/rulesets").json()["rulesets"]}
+    assert {r["id"]: r["work"] for r in listed.values()} == {
+        "bullseye": {"title": "Bullseye v1.0", "author": "Justin D. Jacobson", "year": 2008},
+        "opend6": {"title": "OpenD6 Fantasy Game Basics", "author": "West End Games", "year": 2009},
+        "self-conflict": {
+            "title": "An untitled 2d6 talent system",
+            "author": "JurviZ",
+            "year": 2004,
+        },
+    }
+    for ruleset in listed.values():
+        work = ruleset["work"]
+        assert ruleset["source"] == f"{work['title']}, by {work['author']} ({work['year']})"
+        assert "/" not in ruleset["source"], ruleset["source"]
+
+
+def test_a_source_of_unknown_year_is_cited_without_one() -> None:
+    undated = RulesetWork(title="Bullseye: an urgent travelogue", author="Judson Lester", year=None)
+    assert undated.citation() == "Bullseye: an urgent travelogue, by Judson Lester"
+    dated = RulesetWork(title="Quick Shot", author="Bryanhm", year=2010)
+    assert dated.citation() == "Quick Shot, by Bryanhm (2010)"
 
 
 def test_every_listed_operation_is_in_the_published_document(client: TestClient) -> None:
@@ -87,7 +122,7 @@ def test_a_problem_code_registered_twice_differently_is_refused() -> None:
 
 
 def test_a_rulesets_own_problem_types_resolve_under_its_id(client: TestClient) -> None:
-    """ARCHITECTURE.md "Routes": further rulesets' rule problems are /problems/<id>/<code>."""
+    """README, "Adding a game": further rulesets' rule problems are /problems/<id>/<code>."""
     kind = problem_type("example-game/too-many-dice", 422, "Too many dice", "A test entry.")
     register_problems([kind])
     try:

@@ -107,7 +107,7 @@ def test_mean_of_a_prefix_is_refused():
 
 @pytest.mark.parametrize("count", [1, 2, 3, 6])
 def test_explosions_follow_the_negative_binomial_formula(count):
-    """design/opend6.md Part 2: ``P(ΣX = j) = C(j+m−1, m−1)·⅚ᵐ·6⁻ʲ``."""
+    """docs/opend6.md, "How the odds are computed": ``P(ΣX = j) = C(j+m−1, m−1)·⅚ᵐ·6⁻ʲ``."""
     for j in range(12):
         assert (
             explosions(6, count, j)

@@ -1,4 +1,5 @@
-"""Slow and huge requests are bounded (README, "Limits"): the served process, real sockets.
+"""Slow and huge requests are bounded (README, "Slow and huge requests"): the served process,
+real sockets.
 
 Header size, header count and the header deadline are granian's (service.serving); the
 body's deadline is the app's own, so it holds under uvicorn too.

@@ -1,5 +1,5 @@
-"""Roles and tokens of a session (ARCHITECTURE.md "Sessions"): one token per role, kept only
-as hashes; a GM is optional (the chase game has none)."""
+"""Roles and tokens of a session (README, "Sessions and event streams"): one token per role,
+kept only as hashes; a GM is optional (the chase game has none)."""
 
 from __future__ import annotations
 

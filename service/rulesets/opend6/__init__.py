@@ -1,1 +1,1 @@
-"""OpenD6 Fantasy Game Basics (shared/seeds/004_ff52a7cb9597a967.txt)."""
+"""OpenD6 Fantasy Game Basics (West End Games, 2009), as docs/opend6.md applies it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, example_bodies
+from service.http.registry import Ruleset, RulesetWork, example_bodies
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
 from service.rulesets.bullseye.api.conflict_routes import CREATED_LINKS, ConflictController
@@ -25,7 +25,7 @@ __all__ = ["BULLSEYE"]
 BULLSEYE = Ruleset(
     id="bullseye",
     title="Bullseye v1.0",
-    source="Bullseye v1.0 (J. D. Jacobson): shared/seeds/000_d43ae0986b1d2ae6.txt",
+    work=RulesetWork(title="Bullseye v1.0", author="Justin D. Jacobson", year=2008),
     # The first ruleset keeps the paths it was published with (/v1/checks, …).
     route_prefix="/v1",
     router=Router(

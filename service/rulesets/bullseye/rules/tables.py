@@ -2,7 +2,8 @@
 
 Row values and labels are the book's; descriptions are this project's own words.
 A value takes the label of the highest row at or below it; a value below the bottom
-row takes the bottom row (decision, see the README's "Rules as applied").
+row takes the bottom row (decision, see docs/bullseye.md, "Rules as applied, and
+decisions").
 """
 
 from __future__ import annotations

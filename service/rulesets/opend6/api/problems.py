@@ -2,7 +2,7 @@
 
 One entry per code: ``code: (status, title, description)``. The code is the part after
 ``opend6/``; the problem type is ``/problems/opend6/<code>``. Headings in quotes are the
-seed's; D-numbers are the decisions of design/opend6.md, Part 4.
+seed's; D-numbers are the decisions listed in docs/opend6.md.
 """
 
 from __future__ import annotations

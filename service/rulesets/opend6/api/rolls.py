@@ -154,7 +154,7 @@ _ODDS_DESCRIPTION = """\
 The exact odds of a roll before it is made — the `opend6Roll` body less `faces` and `seed`
 (Character Points before and after are pooled). Computed as fractions, never simulated:
 the Wild Die and each Character Point die explode without bound, and the service sums that
-infinite series exactly (design/opend6.md, Part 2).
+infinite series exactly (docs/opend6.md, "How the odds are computed").
 
 * `odds.distribution`: P(total = t) under the roll's `critical_failure` option (default
   `cancel_highest`, D5), listed up to the first total T with P(total > T) ≤ 10⁻¹²;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, example_bodies
+from service.http.registry import Ruleset, RulesetWork, example_bodies
 from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
 from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
 from service.rulesets.opend6.api.reference import (
@@ -27,7 +27,9 @@ __all__ = ["OPEND6"]
 OPEND6 = Ruleset(
     id="opend6",
     title="OpenD6 Fantasy Game Basics",
-    source="OpenD6 Fantasy Game Basics: shared/seeds/004_ff52a7cb9597a967.txt",
+    # West End Games' open release of OpenD6 Fantasy; the service implements its "Game
+    # Basics" chapter.
+    work=RulesetWork(title="OpenD6 Fantasy Game Basics", author="West End Games", year=2009),
     route_prefix="/v1/opend6",
     router=Router(
         "/v1/opend6",
@@ -48,12 +50,12 @@ OPEND6 = Ruleset(
             name="opend6",
             description="OpenD6: die codes, the Wild Die, Character and Fate Points, "
             "difficulties. Quoted names are the seed's headings; D-numbers the service's "
-            "decisions (README).",
+            "decisions (docs/opend6.md).",
         ),
     ),
     description="Die-code rolls with the Wild Die, Character and Fate Points, difficulties "
     "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
-    "the seed's headings, D-numbers to the decisions in the README.",
+    "the seed's headings, D-numbers to the decisions in docs/opend6.md.",
     stateful=("scene",),
     links={"opend6CreateScene": SCENE_LINKS},
     examples={

@@ -44,7 +44,7 @@ Headings = Annotated[
 ]
 Decisions = Annotated[
     tuple[Annotated[str, Meta(pattern="^D[0-9]{1,2}$", max_length=3)], ...],
-    Meta(max_length=4, description="The decisions it applies (design/opend6.md, Part 4)."),
+    Meta(max_length=4, description="The decisions it applies (docs/opend6.md)."),
 ]
 Description = Annotated[str, Meta(max_length=600)]
 Rows = Meta(max_length=10)

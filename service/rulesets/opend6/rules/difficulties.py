@@ -3,7 +3,7 @@
 Attribute Option" pairs, as data and pure functions.
 
 The level names and numbers are the seed's; the descriptions are this project's own words.
-Decisions (design/opend6.md, Part 4): a level alone stands for its range's top (D8), a
+Decisions (docs/opend6.md): a level alone stands for its range's top (D8), a
 derived difficulty is 2 × dice + pips (D9), "Rushing" rounds the time saved down to a
 listed step and "Preparing" counts whole doublings (D11), "unlimited" Character Points
 are 20 a roll (D7).

@@ -1,5 +1,5 @@
 """Exact odds of one roll and of an opposed pair ("Wild Die", "Character Points",
-"Determining Success", "Opposed Difficulties"; design/opend6.md Part 2, "…/rolls/odds").
+"Determining Success", "Opposed Difficulties"; docs/opend6.md, "How the odds are computed").
 
 A roll here is its dice and nothing else: ``regular`` d6s, one Wild Die, ``cp_dice``
 Character Point dice and ``pips`` (the code's pips, bonuses, related-skill modifiers:

@@ -1,7 +1,7 @@
 """What a roll asks for: its base code, what modifies it, the points spent and the dice.
 
-Bounds are the service's (Part 2 of design/opend6.md): every number is limited so a
-request's work is bounded (D7).
+Bounds are the service's (docs/opend6.md, "Further decisions"): every number is limited so
+a request's work is bounded (D7).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 One entry per code: ``code: (status, title, description)``. The code is the part after
 ``self-conflict/``; the problem type is ``/problems/self-conflict/<code>``. Headings in
-quotes are the seed's; D-numbers are the decisions of design/self-conflict.md, Part 4.
+quotes are the seed's; D-numbers are the decisions listed in docs/self-conflict.md.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, example_bodies
+from service.http.registry import Ruleset, RulesetWork, example_bodies
 from service.rulesets.self_conflict.api.checks import TalentCheckController
 from service.rulesets.self_conflict.api.examples import (
     CHECK_EXAMPLES,
@@ -25,7 +25,7 @@ __all__ = ["SELF_CONFLICT"]
 SELF_CONFLICT = Ruleset(
     id="self-conflict",
     title="Self/Conflict (a 2d6 talent system)",
-    source="Untitled 2d6 talent system (JurviZ 2004): shared/seeds/002_997ffb55dcb54635.txt",
+    work=RulesetWork(title="An untitled 2d6 talent system", author="JurviZ", year=2004),
     route_prefix="/v1/self-conflict",
     router=Router(
         "/v1/self-conflict",
@@ -44,13 +44,13 @@ SELF_CONFLICT = Ruleset(
             description="Self/Conflict: a Self die and a Conflict die against a talent "
             "level 0–6, criticals, karma, objects. Stateless: the client keeps an object's "
             "karma (D1). Quoted names are the seed's headings; D-numbers the service's "
-            "decisions (README).",
+            "decisions (docs/self-conflict.md).",
         ),
     ),
     description="Talent checks with the Self and Conflict dice, criticals, GM modifiers and "
     "karma; their exact odds; object validation; the talent scale, status ladder and "
     "outcomes. Stateless. Quoted names refer to the seed's headings, D-numbers to the "
-    "decisions in the README.",
+    "decisions in docs/self-conflict.md.",
     examples={
         "selfConflictCheck": example_bodies(CHECK_EXAMPLES),
         "selfConflictCheckOdds": example_bodies(ODDS_EXAMPLES),

@@ -1,5 +1,5 @@
-"""Exact odds of a talent check, before it is rolled (design/self-conflict.md Part 2,
-"…/checks/odds").
+"""Exact odds of a talent check, before it is rolled (docs/self-conflict.md, "How the odds
+are computed").
 
 Each main die scores on its own — under 6, over 0, equal a re-roll d6 (D6) — so the
 points of all 36 natural pairs are the convolution of the two dice's point

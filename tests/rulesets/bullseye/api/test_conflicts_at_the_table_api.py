@@ -90,8 +90,8 @@ def test_section_7_2_the_gm_closes_a_round_whose_holder_does_not_decide(client: 
 
 
 def test_conflict_submissions_undeclared_quality_is_422_naming_it(client: TestClient) -> None:
-    """RULES.md "Conflict submissions": +100 nobody declared, or Duelist at +9, is refused;
-    the declared object itself (today's clients) and its name both work."""
+    """docs/bullseye.md, checks bound to the sheet: +100 nobody declared, or Duelist at +9, is
+    refused; the declared object itself (today's clients) and its name both work."""
     created = create(client)
     path, ana = f"/v1/conflicts/{created['id']}", created["tokens"]["players"]["ana"]
     cheat = {"name": "Dragon's blood", "type": "intrinsic", "magnitude": 100}

@@ -190,8 +190,8 @@ def test_section_2_5_no_quick_10_on_an_outcome_check_with_the_depletable_at_issu
 
 
 def test_conflict_submissions_use_declared_qualities_by_name_or_as_declared():
-    """RULES.md "Conflict submissions": a declared quality by name, or the declared object
-    unchanged, applies as declared."""
+    """docs/bullseye.md, checks bound to the sheet: a declared quality by name, or the declared
+    object unchanged, applies as declared."""
     duelist = q("Duelist", EXPR, 7)
     conflict = create(pc("ana", duelist, q("Nimble", INTR, 4)))
     for ref in ("Duelist", "duelist", duelist):
@@ -243,8 +243,8 @@ def test_conflict_submissions_every_undeclared_quality_of_a_whole_round_at_once(
 
 
 def test_the_gm_may_submit_for_an_absent_player_recorded_as_such():
-    """RULES.md "Conflict submissions": the GM's token submits Bo's check; the event says
-    by whom, and the round lists Bo in on_behalf."""
+    """docs/bullseye.md, checks bound to the sheet: the GM's token submits Bo's check; the event
+    says by whom, and the round lists Bo in on_behalf."""
     conflict = create(pc("ana"), pc("bo"))
     conflict, _, _ = act(conflict, Submit(number=1, participant=GM, check=face(10)))
     conflict, _, _ = act(conflict, Submit(number=1, participant="ana", check=face(12)))

@@ -1,6 +1,6 @@
 """Group depletable quality (§7.5) through validate_party, with §7.3 and §7.6 where they meet.
 
-Decision (RULES.md §7.5): the group score is 20 plus the points every member contributes,
+Decision (docs/bullseye.md, §7.5): the group score is 20 plus the points every member contributes,
 each member paying its contribution from its own 60-point budget.
 """
 

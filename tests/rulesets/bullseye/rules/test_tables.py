@@ -245,7 +245,7 @@ def test_band_returns_the_whole_row():
 @settings(max_examples=150, deadline=None)
 @given(name=st.sampled_from(list(TableName)), value=st.integers(min_value=-1000, max_value=1000))
 def test_band_rule_property(name, value):
-    """§2.1.3/§2.2.1/§2.3.1/§2.4.1/§2.4.3/§3.1.4 band rule (RULES.md): highest row ≤ value,
+    """§2.1.3/§2.2.1/§2.3.1/§2.4.1/§2.4.3/§3.1.4 band rule (docs/bullseye.md): highest row ≤ value,
     else the bottom row."""
     rows = BOOK[name][1]
     at_or_below = [v for v in rows if v <= value]

@@ -111,7 +111,7 @@ def test_the_ruleset_is_listed(client: TestClient) -> None:
 
 
 def test_the_odds_of_a_roll_are_exact_fractions_to_12_decimals(client: TestClient) -> None:
-    """Part 3, "Exact odds": 2D ≥ 7 → 5/9 under cancel_highest, 7/12 under complication."""
+    """Exact odds: 2D ≥ 7 → 5/9 under cancel_highest, 7/12 under complication."""
     response = client.post(
         "/v1/opend6/rolls/odds",
         json={

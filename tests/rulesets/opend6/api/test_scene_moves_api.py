@@ -1,6 +1,6 @@
 """The scene moves beyond the plain turn, over HTTP: their problems keep the rules' status
 and pointer (403 the GM's, 409 the scene's state, 422 the move), and a refused move leaves
-the scene's version as it was (design/opend6.md Part 2, "Scenes")."""
+the scene's version as it was (docs/opend6.md, "Scenes in detail")."""
 
 from __future__ import annotations
 

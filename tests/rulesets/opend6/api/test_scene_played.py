@@ -310,7 +310,7 @@ def test_a_group_belongs_to_the_gm(client: TestClient) -> None:
 
 
 def test_refusals_keep_the_version(client: TestClient) -> None:
-    """Part 3, "Properties": a refused move (403, 409, 422) changes nothing."""
+    """Property: a refused move (403, 409, 422) changes nothing."""
     table = Table(client)
     before = table.scene()
     refusals = [

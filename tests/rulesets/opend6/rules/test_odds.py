@@ -1,6 +1,5 @@
 """Exact odds ("Wild Die", "Character Points", "Special Difficulties", "Determining Success",
-"Opposed Difficulties"; design/opend6.md Part 2 "…/rolls/odds", Part 3 "Exact odds" and
-"Properties", D2, D4, D5, D14)."""
+"Opposed Difficulties"; docs/opend6.md, "How the odds are computed"; D2, D4, D5, D14)."""
 
 from __future__ import annotations
 
@@ -39,7 +38,7 @@ def dice_of(code_dice: int, pips: int = 0, cp: int = 0, option=CANCEL) -> RollDi
     return RollDice(regular=code_dice - 1, cp_dice=cp, pips=pips, critical_failure=option)
 
 
-# (code, rolled dice, pips, difficulty, P(success) cancel_highest, complication): Part 3.
+# (code, rolled dice, pips, difficulty, P(success) cancel_highest, complication), exactly.
 PART_3 = [
     ("2D>=7", 2, 0, 7, Fraction(5, 9), Fraction(7, 12)),
     ("3D>=10", 3, 0, 10, Fraction(767, 1296), Fraction(827, 1296)),
@@ -55,7 +54,7 @@ PART_3 = [
 )
 def test_part_3_exact_success_odds(dice, pips, difficulty, cancel, complication):
     """ "Wild Die" both Critical Failure options, "Determining Success" (total ≥ difficulty,
-    D2): the fractions of Part 3, exactly, whichever option the roll itself names."""
+    D2): the fractions of PART_3, exactly, whichever option the roll itself names."""
     for option in OPTIONS:
         exact = exact_odds(dice_of(dice, pips, option=option), difficulty)
         assert exact.p_success_cancel_highest == cancel
@@ -64,7 +63,7 @@ def test_part_3_exact_success_odds(dice, pips, difficulty, cancel, complication)
 
 
 def test_answer_is_the_exact_odds_to_12_decimals():
-    """Part 2: probabilities with 12 decimals; 3D ≥ 10 as in Part 3."""
+    """Probabilities with 12 decimals; 3D ≥ 10 as in PART_3."""
     answer = odds(dice_of(3), 10)
     assert answer.p_success is not None
     assert answer.p_success.cancel_highest == round(767 / 1296, 12)
@@ -120,7 +119,7 @@ def test_no_difficulty_gives_no_success_odds():
     ],
 )
 def test_listed_mass_plus_tail_is_one_exactly(regular, cp, pips, option):
-    """Part 3 "Exact odds": the listing stops at the first T with P(total > T) ≤ 10⁻¹²,
+    """The listing stops at the first T with P(total > T) ≤ 10⁻¹²,
     the tail is the exact rest (computed apart, by the closed form)."""
     exact = exact_odds(RollDice(regular=regular, cp_dice=cp, pips=pips, critical_failure=option))
     listed = exact.distribution
@@ -164,7 +163,7 @@ def test_wild_die_only_is_one_sixth_two_thirds_one_sixth():
     ("regular", "cp", "pips"), [(0, 0, 0), (0, 2, 1), (1, 0, 0), (3, 1, 2), (7, 4, 0)]
 )
 def test_closed_form_mean_equals_pmf_mean(regular, cp, pips, option):
-    """Part 2: 7/2·r + 21/5·m + pips, less ⅙·(1 + E[max of r dice]) under cancel_highest
+    """The mean: 7/2·r + 21/5·m + pips, less ⅙·(1 + E[max of r dice]) under cancel_highest
     (⅙ when r = 0). The pmf's partial sums climb to it: the rest past 600 is negligible."""
     dice = RollDice(regular=regular, cp_dice=cp, pips=pips, critical_failure=option)
     closed = Fraction(7, 2) * regular + Fraction(21, 5) * (1 + cp) + pips
@@ -250,7 +249,7 @@ def test_negative_dice_are_refused():
     ],
 )
 def test_opposed_odds_sum_over_the_resisters_listing(initiator, resister, shift):
-    """Part 2 "…/opposed/odds": Σ_b P(B = b)·P(A ≥ b + shift) up to the resister's cut-off
+    """Opposed odds: Σ_b P(B = b)·P(A ≥ b + shift) up to the resister's cut-off
     (each P(A ≥ …) here by the single-roll closed form), max_error its tail."""
     exact = exact_opposed_odds(initiator, resister, shift)
     listed = exact_odds(resister)
@@ -320,7 +319,7 @@ ROLLS = 200_000
 )
 @example(regular=2, cp=0, pips=0, above_mean=0, seed=2024)  # 3D against 10
 def test_odds_match_200_000_seeded_rolls(regular, cp, pips, above_mean, seed):
-    """Part 3 "Properties": p_success and every total of p ≥ 0.01 within 4σ of a seeded
+    """Property: p_success and every total of p ≥ 0.01 within 4σ of a seeded
     sample rolled by the rules, under both Critical Failure options."""
     rng = random.Random(seed)
     rolls = [sample_roll(rng, regular, cp, pips) for _ in range(ROLLS)]

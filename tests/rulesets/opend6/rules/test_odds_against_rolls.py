@@ -1,5 +1,5 @@
 """The exact odds agree with the service's own roller: seeded rolls through
-``resolve_roll``, within 4σ ("Wild Die", "Character Points", design/opend6.md Part 3)."""
+``resolve_roll``, within 4σ ("Wild Die", "Character Points")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Opposed rolls ("Opposed Difficulties") and initiative ("Initiative", "Ties/No Rolls",
-"Optional Initiative Bonus"), design/opend6.md Part 3."""
+"Optional Initiative Bonus"), as docs/opend6.md applies them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Properties of every OpenD6 roll (design/opend6.md Part 3, "Properties"): the total is the
+"""Properties of every OpenD6 roll (docs/opend6.md, "Rolls in detail"): the total is the
 counted faces plus pips plus related modifiers ("Rolling Dice", "Free Actions (related
 skills)"), there is one Wild Die ("Wild Die"), and there are as many CP dice as Character
 Points spent ("Character Points"); an answer's `faces` replay it. Many seeded rolls, each

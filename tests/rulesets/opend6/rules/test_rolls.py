@@ -1,4 +1,4 @@
-"""One OpenD6 roll (design/opend6.md Part 3), each test citing the seed's heading."""
+"""One OpenD6 roll (docs/opend6.md), each test citing the seed's heading."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A scene's moves beyond the plain turn (design/opend6.md Part 2, "Scenes"), played on the
+"""A scene's moves beyond the plain turn (docs/opend6.md, "Scenes in detail"), played on the
 rules directly with the table's dice: climactic Fate Points ("Fate Points", D19), moving
 up ("Performing Actions in Rounds"), who is able to act, related rolls ("Free Actions
 (related skills)"), opposed rolls ("Opposed Difficulties", D17), the GM's `resolve_now`

@@ -1,5 +1,5 @@
 """Self/Conflict checks over HTTP, through the real app: ``POST /v1/self-conflict/checks``
-and ``…/checks/odds`` ("Task resolution and other rules", design/self-conflict.md Part 2)."""
+and ``…/checks/odds`` ("Task resolution and other rules", docs/self-conflict.md)."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ def test_the_odds_with_a_gm_modifier_and_karma(client: TestClient) -> None:
 
 
 def test_the_odds_refuse_faces_and_seed_and_what_the_check_refuses(client: TestClient) -> None:
-    """Part 2: the check body minus faces/seed (either → 400), the same 422s."""
+    """The odds body is the check body minus faces/seed (either → 400), the same 422s."""
     for extra in ({"faces": [3, 5]}, {"seed": 1}):
         assert_problem(
             client.post(ODDS, json={"talent": {"level": 4}, **extra}), 400, "invalid-body"
@@ -301,7 +301,7 @@ def near_bodies(draw: st.DrawFn) -> Any:
 def test_property_any_body_gets_an_answer_or_a_problem(
     client: TestClient, body: Any, path: str
 ) -> None:
-    """Part 3: any body gets a 200 or a problem detail (400 or a self-conflict 422)."""
+    """Property: any body gets a 200 or a problem detail (400 or a self-conflict 422)."""
     response = client.post(path, json=body)
     if response.status_code == 200:
         answer = response.json()

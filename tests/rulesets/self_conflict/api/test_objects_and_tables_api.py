@@ -132,7 +132,11 @@ def test_the_ruleset_is_listed_stateless(client: TestClient) -> None:
     ruleset = next(r for r in rulesets if r["id"] == "self-conflict")
     assert ruleset["route_prefix"] == "/v1/self-conflict"
     assert ruleset["stateful"] == []
-    assert "002_997ffb55dcb54635" in ruleset["source"]
+    assert ruleset["work"] == {
+        "title": "An untitled 2d6 talent system",
+        "author": "JurviZ",
+        "year": 2004,
+    }
     assert set(ruleset["operations"]) == {
         "selfConflictCheck",
         "selfConflictCheckOdds",
@@ -165,7 +169,7 @@ _REQUESTS = [
 
 
 def test_every_request_integer_is_bounded_every_string_capped_every_list_sized() -> None:
-    """API.md; Part 2's bounds, unknown fields refused."""
+    """README, "What every game shares": bounds on everything, unknown fields refused."""
     schemas = DOCUMENT["components"]["schemas"]
     loose: list[str] = []
 
@@ -191,7 +195,7 @@ def test_every_request_integer_is_bounded_every_string_capped_every_list_sized()
 
 
 def test_the_descriptions_state_every_decision() -> None:
-    """The OpenAPI text names each decision D1…D16 of design/self-conflict.md, Part 4."""
+    """The OpenAPI text names each decision D1…D16 of docs/self-conflict.md."""
     text = " ".join(op["description"] for op in _OPERATIONS)
     stated = {int(n) for n in re.findall(r"\bD([0-9]{1,2})\b", text)}
     assert stated >= set(range(1, 17)), sorted(set(range(1, 17)) - stated)

@@ -1,4 +1,4 @@
-"""Hypothesis properties of a talent check (design/self-conflict.md Part 3, "Properties"),
+"""Hypothesis properties of a talent check (docs/self-conflict.md, "How a check is resolved"),
 from "Task resolution and other rules" (TR) and its karma paragraph."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One talent check (design/self-conflict.md Part 3, "Checks"), each test citing the seed's
+"""One talent check (docs/self-conflict.md, "How a check is resolved"), each test citing the seed's
 heading: "Task resolution and other rules" (TR), its karma paragraph (Karma), "The Scale".
 
 L is the talent level, m the GM's sum on Conflict, k the karma modifier on Self; faces are

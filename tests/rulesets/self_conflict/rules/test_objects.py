@@ -1,4 +1,4 @@
-"""Object validation (design/self-conflict.md Part 3, "Objects"), citing the seed's
+"""Object validation (docs/self-conflict.md), citing the seed's
 "Creating Objects" steps: "Concept", "Story", "Talents", "The Scale", "Signs", "Status",
 "Goals and objectives"."""
 

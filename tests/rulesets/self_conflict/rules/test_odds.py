@@ -1,5 +1,5 @@
-"""Exact odds of a talent check (design/self-conflict.md Part 3, "Exact odds" and
-"Properties"), citing "Task resolution and other rules" (TR) and its karma paragraph.
+"""Exact odds of a talent check (docs/self-conflict.md, "How the odds are computed"), citing
+"Task resolution and other rules" (TR) and its karma paragraph.
 
 Numerators are 1296ths, listed failure/marginal/total, criticals included.
 """
@@ -77,7 +77,7 @@ def test_d3_level_zero_minus_seven_on_conflict_is_always_under() -> None:
 
 
 def test_the_answer_gives_p_and_an_unreduced_fraction() -> None:
-    """Part 2: `exact` = "n/1296" unreduced, `p` = n/1296 to 12 decimals."""
+    """`exact` = "n/1296" unreduced, `p` = n/1296 to 12 decimals."""
     answer = talent_odds(odds_request(4))
     assert answer.outcomes.marginal_success.exact == "661/1296"
     assert answer.outcomes.marginal_success.p == round(661 / 1296, 12)

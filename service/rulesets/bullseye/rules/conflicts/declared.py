@@ -1,5 +1,6 @@
-"""Conflict submissions are bound to the sheet (RULES.md, "Conflict submissions"): a check
-may use only the qualities declared for its checker when the conflict was created."""
+"""Conflict submissions are bound to the sheet (docs/bullseye.md, "Expanded conflicts" under
+"Rules as applied, and decisions"): a check may use only the qualities declared for its
+checker when the conflict was created."""
 
 from __future__ import annotations
 
