@@ -25,6 +25,8 @@ from service.rulesets.opend6.rules.spec import (
     RollShape,
     StandardDifficulty,
     WildDieOnlyDifficulty,
+    cp_limit,
+    cp_limit_text,
 )
 
 __all__ = [
@@ -183,13 +185,13 @@ def points_concerns(request: RollShape) -> list[Concern]:
                 '`cp_with_fp` ("Improving a Roll").',
             )
         )
-    limit = request.character_point_limit
-    if limit is not None and cp > limit:
+    if cp > cp_limit(request.character_point_limit):  # null ("unlimited") is 20 too (D7)
         concerns.append(
             _refuse(
                 "cp-limit",
                 "/character_points",
-                f"{cp} Character Points on one roll; the GM's limit is {limit}.",
+                f"{cp} Character Points on one roll (before and after together); the limit "
+                f"is {cp_limit_text(request.character_point_limit)}.",
             )
         )
     if (available := request.available) is not None:

@@ -50,7 +50,6 @@ from service.rulesets.opend6.rules.scenes.moves import (
     SceneSpendCharacterPoints,
 )
 from service.rulesets.opend6.rules.spec import (
-    MAX_POINTS,
     Available,
     CharacterPoints,
     CriticalFailure,
@@ -62,6 +61,8 @@ from service.rulesets.opend6.rules.spec import (
     RollKind,
     RollRequest,
     WildDieOnlyDifficulty,
+    cp_limit,
+    cp_limit_text,
 )
 
 __all__ = [
@@ -337,11 +338,11 @@ def spend_character_points(
     request = _request_of(scene, pending)
     spent = request.character_points.before + request.character_points.after + move.count
     limit = scene.rules.character_point_limit
-    if spent > (MAX_POINTS if limit is None else limit):  # "unlimited" is 20 a roll (D7)
-        limit_text = f"{limit}" if limit is not None else f"{MAX_POINTS} (unlimited, D7)"
+    if spent > cp_limit(limit):
         raise refuse(
             "cp-limit",
-            f"{spent} Character Points on one roll; the limit is {limit_text}.",
+            f"{spent} Character Points on one roll (before and after together); the limit "
+            f"is {cp_limit_text(limit)}.",
             "/count",
         )
     if request.fate_point and not scene.rules.cp_with_fp:
