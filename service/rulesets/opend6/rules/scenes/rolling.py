@@ -56,6 +56,7 @@ from service.rulesets.opend6.rules.spec import (
     DeclaredActions,
     Difficulty,
     EquipmentBase,
+    Faces,
     Modifiers,
     Related,
     RollKind,
@@ -403,10 +404,10 @@ def _rolled_again(
         critical_failure=option or scene.rules.critical_failure,
     )
     if isinstance(difficulty, WildDieOnlyDifficulty) and request.faces is not None:
-        # "Special Difficulties": the GM reads the Wild Die's first toss alone (D14).
-        request = msgspec.structs.replace(
-            request, faces=msgspec.structs.replace(request.faces, regular=())
-        )
+        # "Special Difficulties": the GM reads the Wild Die's first toss alone, a 6 too:
+        # its explosions and the regular dice are not part of it (D14).
+        assert request.faces.wild is not None
+        request = msgspec.structs.replace(request, faces=Faces(wild=request.faces.wild[:1]))
     try:
         made = resolve_roll(request, NoDice(), pending.id)
     except RulesError as error:
