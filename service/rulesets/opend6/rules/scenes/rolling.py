@@ -12,6 +12,7 @@ from service.kernel.errors import RulesError
 from service.kernel.events import Event
 from service.rulesets.opend6.rules.dice import roll_chain
 from service.rulesets.opend6.rules.opposed import OpposedResult, handicap, judge_opposed
+from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import PointsSpent as RollPoints
 from service.rulesets.opend6.rules.rolls import PointsUsed, RollResult, resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
@@ -237,8 +238,8 @@ def roll(
     )
     try:
         result = resolve_roll(request, rng, roll_id)
-    except RulesError as error:
-        raise error.under("/spec") from None
+    except RulesError as error:  # the multi-action penalty is the participant's `declare`
+        raise repointed(error.under("/spec"), {"/spec/actions/declared": "/participant"}) from None
     result = _paid_by_climactic(result, climactic, state.points.fate_points)
     assert result.points.available_after is not None
     after = result.points.available_after
