@@ -51,7 +51,10 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "zero-dice": (
         422,
         "No die left to roll",
-        '"Rolling Dice": penalties took the roll below 1D; every roll needs its Wild Die (D3).',
+        '"Rolling Dice": penalties took the roll below 1D; every roll needs its Wild Die (D3). '
+        "The pointer names the cause: the declared actions' multi-action penalty "
+        "(`/actions/declared`; in a scene, `/participant`), a penalty bonus (`/bonuses/<i>`), "
+        "else the base.",
     ),
     "too-many-dice": (
         422,
@@ -67,7 +70,8 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "faces-surplus": (
         422,
         "Too many faces",
-        "The table's `faces` have more dice than the roll has.",
+        "The table's `faces` have more dice than the roll has; a Wild-Die-Only roll has one "
+        "toss of the Wild Die and nothing else (D14).",
     ),
     "wild-chain": (
         422,
@@ -83,8 +87,9 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "cp-limit": (
         422,
         "Over the Character Point limit",
-        '"Character Points": the GM limits the points a roll takes (easy 2, cinematic 5, '
-        "universe-shaking unlimited, served as 20: D7).",
+        '"Character Points": the GM limits the points a roll takes, before and after together '
+        "(easy 2, cinematic 5, universe-shaking unlimited — a null `character_point_limit` — "
+        "served as 20: D7).",
     ),
     "cp-with-fp": (
         422,

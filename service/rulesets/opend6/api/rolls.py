@@ -41,16 +41,18 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   `initiative`); `bonuses` add regular dice and pips (never a Wild Die); "Preparing" adds
   +1D per whole doubling of `time.normal_seconds`, at most +3D (D11); the "Multi-Action
   Penalty" takes 1D per declared action beyond the allotment, except on `damage`,
-  `damage_resistance` and `initiative` (D13). Below 1D: 422 `zero-dice` (D3); above 120
+  `damage_resistance` and `initiative` (D13). Below 1D: 422 `zero-dice` (D3), pointing at
+  what took it there (`/actions/declared`, `/bonuses/<i>`, else `/base`); above 120
   dice: 422 `too-many-dice`. Pips never become dice (D1).
 * **The dice** (`dice`, each with its `role`): one Wild Die, the rest regular. The Wild
   Die's initial 6 explodes (each 6 counts and is tossed again); its initial 1 is a
   Critical Failure: `critical_failure` `cancel_highest` (default, D5) drops it and the
   highest regular die (D4), `complication` counts everything and sets `complication`; both
   totals are always in `critical_failure`. Character Points (`character_points.before`,
-  `.after`) each add an exploding die whose 1 is plain, within `character_point_limit`
-  (easy 2, cinematic 5, unlimited = 20, D7) and `available`; with a Fate Point only under
-  the GM's `cp_with_fp` (else 422 `cp-with-fp`).
+  `.after`) each add an exploding die whose 1 is plain, before + after within
+  `character_point_limit` (easy 2, cinematic 5; null is "unlimited", 20 a roll, D7; over
+  it: 422 `cp-limit`) and `available`; with a Fate Point only under the GM's `cp_with_fp`
+  (else 422 `cp-with-fp`).
 * **Dice source**: `faces` from the table (too few: 422 `faces-missing`, saying how many
   more; too many: `faces-surplus`; a non-6 inside a chain: `wild-chain`), or `seed`, or
   neither (a strong RNG). To spend Character Points after seeing a roll, send it again
@@ -58,7 +60,9 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   dice.
 * **Outcome**: against a `difficulty` (`standard` level — a level alone is its range's
   top, D8 — `number`, `derived` 2 × dice + pips of the target's code, D9, or
-  `wild_die_only`, one toss: 6 critical success, 1 success with a complication, D14),
+  `wild_die_only`, one toss, never tossed again: 6 critical success, 1 success with a
+  complication, D14; its `faces` are that toss alone, `wild: [<face>]`, anything more 422
+  `faces-surplus`),
   raised by the unskilled modifier, "Rushing" and generic `modifiers` (D17). Success when
   the total meets it (D2; a resisting roll, `roller_is_initiator: false`, must beat it).
   `result_points` = total − difficulty; `related_skill_modifier` ±max(1, ⌈|rp|/2⌉) for a

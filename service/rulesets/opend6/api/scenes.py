@@ -186,7 +186,7 @@ entry and the scene after it.
   Acumen roll each, once a round (or a scene); when every able participant has rolled,
   the order is set (D16) and turns begin.
 * `set_order` (the GM; `first_action`): who goes first; "Ties/No Rolls" orders the rest,
-  for the whole scene.
+  for the whole scene. `first` absent or empty: "Ties/No Rolls" orders everyone.
 * `declare` (controller; its turn or interrupting): the round's actions, once; the
   "Multi-Action Penalty" is −1D per action beyond the allotment.
 * `roll` (controller): `action`/`attack` on its turn or interrupting, with an action
@@ -199,7 +199,8 @@ entry and the scene after it.
   grants a `free` reaction roll; a `damage_resistance` roll resists a `damage` roll.
   Else 422 `cannot-oppose`. GM only: `difficulty` (kept for the resolution) and
   `resolve_now` (409 `interrupt-window` while another participant waits with actions
-  left, D18). A roll keeps the multi-action penalty in force when it was made.
+  left, D18). A roll keeps the multi-action penalty in force when it was made; one the
+  penalty takes below 1D is 422 `zero-dice` at `/participant` (its `declare`, D3).
 * `spend_character_points` (the roll's controller): while its roll is pending, CP dice
   added after seeing it (the server rolls them; with a Fate Point only under
   `cp_with_fp`; at most `character_point_limit` on the roll in all, 20 when unlimited,

@@ -7,7 +7,7 @@ from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
 from service.rulesets.opend6.rules.spec import MAX_CHAIN, Faces
 
-__all__ = ["chain_concerns", "roll_chain", "rolled_faces"]
+__all__ = ["chain_concerns", "roll_chain", "rolled_faces", "wild_die_only_faces"]
 
 EXPLODES = 6
 
@@ -128,3 +128,49 @@ def rolled_faces(
         character_points=supplied.character_points,
         character_points_after=after or None,  # null: none yet, so resending can add them
     )
+
+
+def wild_die_only_faces(supplied: Faces | None, rng: RandomSource) -> Faces:
+    """ "Special Difficulties": a Wild-Die-Only roll is the Wild Die tossed once and never
+    again, a 6 included; nothing else is rolled (D14). The table gives that one toss.
+
+    Raises:
+        RulesError: `faces-missing` (no toss), `faces-surplus` (any other face), with
+            pointers.
+    """
+    if supplied is None:
+        return Faces(wild=(rng.randint(1, 6),))
+    why = "A Wild-Die-Only roll is one toss of the Wild Die, never tossed again (D14)"
+    concerns = []
+    if supplied.wild is None:
+        concerns.append(
+            Concern(
+                code="opend6/faces-missing",
+                pointer="/faces/wild",
+                detail=f"{why}: give that toss, `wild: [<face>]`.",
+            )
+        )
+    elif len(supplied.wild) > 1:
+        concerns.append(
+            Concern(
+                code="opend6/faces-surplus",
+                pointer="/faces/wild",
+                detail=f"{why}: {len(supplied.wild) - 1} toss(es) too many.",
+            )
+        )
+    for name, given in (
+        ("regular", len(supplied.regular)),
+        ("character_points", len(supplied.character_points)),
+        ("character_points_after", len(supplied.character_points_after or ())),
+    ):
+        if given:
+            concerns.append(
+                Concern(
+                    code="opend6/faces-surplus",
+                    pointer=f"/faces/{name}",
+                    detail=f"{why}: no other die is rolled, {given} too many.",
+                )
+            )
+    if concerns:
+        raise RulesError.from_concerns(concerns)
+    return Faces(wild=supplied.wild)

@@ -19,7 +19,7 @@ from msgspec import Meta
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import DieCode
-from service.rulesets.opend6.rules.spec import Level
+from service.rulesets.opend6.rules.spec import Level, cp_limit
 
 __all__ = [
     "ALTERNATE_ATTRIBUTES",
@@ -292,7 +292,7 @@ CHARACTER_POINT_LIMITS: tuple[CharacterPointLimit, ...] = (
     CharacterPointLimit(
         challenge=Challenge.UNIVERSE_SHAKING,
         label="Universe-shaking",
-        limit=20,
+        limit=cp_limit(None),  # "unlimited": a null `character_point_limit` (D7)
         description="No limit in the seed; the service's bound is 20 a roll (D7).",
     ),
 )

@@ -12,6 +12,7 @@ from service.kernel.dice import RandomSource, seeded
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText, DieCode, code_of
+from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import RollResult, resolve_roll
 from service.rulesets.opend6.rules.spec import (
     MAX_POINTS,
@@ -126,8 +127,9 @@ def roll_initiative(
             )
             try:
                 roll = resolve_roll(spec, source, f"{roll_id}-{index}")
-            except RulesError as error:
-                raise error.under(f"/participants/{index}") from None
+            except RulesError as error:  # the roll's base is the entrant's Acumen
+                at = f"/participants/{index}"
+                raise repointed(error.under(at), {f"{at}/base": f"{at}/acumen"}) from None
         bonus = initiative_bonus_pips(entrant) if request.optional_initiative_bonus else 0
         rolled = entrant.total if roll is None else roll.total
         assert rolled is not None

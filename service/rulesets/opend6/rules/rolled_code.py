@@ -3,7 +3,10 @@ preparing, the multi-action penalty; then how many dice and whether any are left
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+
+import msgspec
 
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
@@ -20,7 +23,7 @@ from service.rulesets.opend6.rules.spec import (
     UntrainedBase,
 )
 
-__all__ = ["BaseCode", "CodeStep", "RolledCode", "StepName", "rolled_code"]
+__all__ = ["BaseCode", "CodeStep", "RolledCode", "StepName", "repointed", "rolled_code"]
 
 # "Multi-Action Penalty" spares these kinds (D13).
 _NO_MULTI_ACTION_PENALTY = frozenset(
@@ -112,15 +115,29 @@ def _multi_action_dice(spec: RollShape) -> int:
 def rolled_code(spec: RollShape) -> RolledCode:
     """The code to roll, or the refusals: no die left (D3), too many dice.
 
+    A `zero-dice` refusal points at what left the code below 1D, as a member of ``spec``:
+    ``/actions/declared`` (the multi-action penalty), ``/bonuses/<i>`` or ``/base``.
+
     Raises:
         RulesError: `negative-adds`, `zero-dice`, `too-many-dice`.
     """
     base, code = _base(spec)
     dice, pips = code.dice, code.pips
     steps = [CodeStep(step=StepName.BASE, label=None, dice=dice, pips=pips, code_after=code.text)]
+    # Where the code fell below 1D, for the refusal (D3): the last penalty that took it
+    # there from 1D or more, else the base itself.
+    below = ("/base", f"the base {code.text} is")
 
-    def add(step: StepName, label: str | None, more_dice: int, more_pips: int) -> None:
-        nonlocal dice, pips
+    def add(
+        step: StepName,
+        label: str | None,
+        more_dice: int,
+        more_pips: int,
+        cause: tuple[str, str] | None = None,
+    ) -> None:
+        nonlocal dice, pips, below
+        if cause is not None and dice >= 1 > dice + more_dice:
+            below = cause
         dice, pips = dice + more_dice, pips + more_pips
         after = _written(dice, pips)
         steps.append(
@@ -129,24 +146,32 @@ def rolled_code(spec: RollShape) -> RolledCode:
 
     if spec.fate_point:  # the base doubles, before bonuses and penalties (D6)
         add(StepName.FATE_POINT, None, dice, pips)
-    for bonus in spec.bonuses:
-        add(StepName.BONUS, bonus.label, bonus.dice, bonus.pips)
+    for index, bonus in enumerate(spec.bonuses):
+        cause = (f"/bonuses/{index}", f"the bonus '{bonus.label}' ({bonus.dice:+d}D) takes it")
+        add(StepName.BONUS, bonus.label, bonus.dice, bonus.pips, cause)
     preparing = (
         preparing_dice(spec.time.normal_seconds, spec.time.taken_seconds) if spec.time else 0
     )
     if preparing:
         add(StepName.PREPARING, None, preparing, 0)
     if penalty := _multi_action_dice(spec):
-        add(StepName.MULTI_ACTION, None, penalty, 0)
+        assert spec.actions is not None
+        cause = (
+            "/actions/declared",
+            f"the multi-action penalty ({spec.actions.declared} actions declared, allotment "
+            f"{spec.actions.allotment}: {penalty}D) takes it",
+        )
+        add(StepName.MULTI_ACTION, None, penalty, 0, cause)
     if dice < 1:
+        pointer, why = below
         detail = (
-            f"The roll comes to {_written(dice, pips)}: every roll needs at least one die, its "
-            "Wild Die (D3)."
+            f"The roll comes to {_written(dice, pips)}: {why} below 1D, and every roll needs "
+            "at least one die, its Wild Die (D3)."
         )
         raise RulesError(
             "opend6/zero-dice",
             detail,
-            (Concern(code="opend6/zero-dice", pointer="", detail=detail),),
+            (Concern(code="opend6/zero-dice", pointer=pointer, detail=detail),),
         )
     if dice > MAX_DICE:
         detail = f"The roll comes to {dice} dice; the service rolls at most {MAX_DICE}."
@@ -156,3 +181,16 @@ def rolled_code(spec: RollShape) -> RolledCode:
             (Concern(code="opend6/too-many-dice", pointer="", detail=detail),),
         )
     return RolledCode(base=base, steps=tuple(steps), dice=dice, pips=pips)
+
+
+def repointed(error: RulesError, moved: Mapping[str, str]) -> RulesError:
+    """``error`` with the pointers named in ``moved`` replaced: for a roll built from more
+    than its request's body (a scene's declared actions, an initiative's Acumen), so a
+    refusal points at what the client sent."""
+    concerns = tuple(
+        msgspec.structs.replace(concern, pointer=moved.get(concern.pointer, concern.pointer))
+        if concern.pointer is not None
+        else concern
+        for concern in error.concerns
+    )
+    return RulesError(error.code, error.detail, concerns, error.extensions)

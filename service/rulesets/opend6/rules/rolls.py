@@ -11,7 +11,7 @@ import msgspec
 from service.kernel.dice import RandomSource, seeded
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
-from service.rulesets.opend6.rules.dice import rolled_faces
+from service.rulesets.opend6.rules.dice import rolled_faces, wild_die_only_faces
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.rolled_code import BaseCode, CodeStep, RolledCode, rolled_code
 from service.rulesets.opend6.rules.spec import (
@@ -25,6 +25,8 @@ from service.rulesets.opend6.rules.spec import (
     RollShape,
     StandardDifficulty,
     WildDieOnlyDifficulty,
+    cp_limit,
+    cp_limit_text,
 )
 
 __all__ = [
@@ -183,13 +185,13 @@ def points_concerns(request: RollShape) -> list[Concern]:
                 '`cp_with_fp` ("Improving a Roll").',
             )
         )
-    limit = request.character_point_limit
-    if limit is not None and cp > limit:
+    if cp > cp_limit(request.character_point_limit):  # null ("unlimited") is 20 too (D7)
         concerns.append(
             _refuse(
                 "cp-limit",
                 "/character_points",
-                f"{cp} Character Points on one roll; the GM's limit is {limit}.",
+                f"{cp} Character Points on one roll (before and after together); the limit "
+                f"is {cp_limit_text(request.character_point_limit)}.",
             )
         )
     if (available := request.available) is not None:
@@ -275,16 +277,14 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
     wild_only = isinstance(request.difficulty, WildDieOnlyDifficulty)
     cp_before, cp_after = request.character_points.before, request.character_points.after
     try:  # the table's faces are checked even when something else is refused: all at once
-        faces = rolled_faces(
-            0 if wild_only else code.dice - 1, cp_before, cp_after, request.faces, source
-        )
+        if wild_only:
+            faces = wild_die_only_faces(request.faces, source)
+        else:
+            faces = rolled_faces(code.dice - 1, cp_before, cp_after, request.faces, source)
     except RulesError as error:
         concerns.extend(error.concerns)
     if concerns:
         raise RulesError.from_concerns(concerns)
-    if wild_only:
-        assert faces.wild is not None
-        faces = Faces(wild=faces.wild[:1], character_points=(), character_points_after=())
     dice = _dice_of(faces)
     assert faces.wild is not None
     initial = faces.wild[0]
@@ -323,7 +323,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
             complication = True
     wild = WildDieSummary(
         initial=initial,
-        explosions=0 if wild_only else len(faces.wild) - 1,
+        explosions=len(faces.wild) - 1,
         critical=(
             "success"
             if initial == CRITICAL_SUCCESS

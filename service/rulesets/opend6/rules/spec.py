@@ -24,6 +24,7 @@ __all__ = [
     "Available",
     "Base",
     "Bonus",
+    "CPLimit",
     "CharacterPoints",
     "CriticalFailure",
     "DeclaredActions",
@@ -47,11 +48,37 @@ __all__ = [
     "TaskTime",
     "UntrainedBase",
     "WildDieOnlyDifficulty",
+    "cp_limit",
+    "cp_limit_text",
 ]
 
 MAX_DICE = 120  # dice in one roll, regular and Wild
 MAX_CHAIN = 100  # tosses of one exploding die (D7)
 MAX_POINTS = 20  # Character Points on one roll: "unlimited" is 20 (D7)
+
+
+def cp_limit(limit: int | None) -> int:
+    """The Character Points one roll may take, before and after together, under the GM's
+    ``character_point_limit``: null is the seed's "unlimited", which is 20 (D7). Every
+    roll, its odds, initiative and a scene's points read the limit through here."""
+    return MAX_POINTS if limit is None else limit
+
+
+CPLimit = Annotated[
+    Annotated[int, Meta(ge=0, le=MAX_POINTS)] | None,
+    Meta(
+        description='"Character Points": the most a roll takes, before and after together '
+        '(easy 2, cinematic 5); null is universe-shaking "unlimited", 20 a roll (D7).'
+    ),
+]
+
+
+def cp_limit_text(limit: int | None) -> str:
+    """The limit as a refusal names it."""
+    if limit is None:
+        return f'{MAX_POINTS} ("unlimited" is {MAX_POINTS} a roll, D7)'
+    return f"{limit} (the GM's `character_point_limit`)"
+
 
 OpenD6Label = Annotated[str, Meta(min_length=1, max_length=80)]
 Face = Annotated[int, Meta(ge=1, le=6)]
@@ -191,7 +218,7 @@ class RollShape(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     actions: DeclaredActions | None = None
     fate_point: bool = False
     character_points: CharacterPoints = CharacterPoints()
-    character_point_limit: Annotated[int, Meta(ge=0, le=MAX_POINTS)] | None = None
+    character_point_limit: CPLimit = None
     cp_with_fp: bool = False
     available: Available | None = None
     critical_failure: CriticalFailure = CriticalFailure.CANCEL_HIGHEST

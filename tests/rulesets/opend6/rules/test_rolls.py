@@ -357,11 +357,11 @@ def test_standard_difficulties_automatic_succeeds_without_rolling():
     ],
 )
 def test_special_difficulties_wild_die_only(wild, outcome, complication):
-    """ "Special Difficulties": one toss of the Wild Die, no explosion (D14)."""
-    result = roll(
-        faces={"wild": [wild] if wild != 6 else [6, 2]}, difficulty={"kind": "wild_die_only"}
-    )
+    """ "Special Difficulties": one toss of the Wild Die, no explosion (D14): the table's
+    `wild: [6]` is the whole roll, a Critical Success tossed no further."""
+    result = roll(faces={"wild": [wild]}, difficulty={"kind": "wild_die_only"})
     assert (result.outcome, result.complication, len(result.dice)) == (outcome, complication, 1)
+    assert (result.total, result.wild.explosions, result.faces.wild) == (wild, 0, (wild,))
 
 
 def test_special_difficulties_wild_die_only_takes_no_points():

@@ -16,6 +16,7 @@ from service.rulesets.opend6.rules.spec import (
     MAX_POINTS,
     Base,
     Bonus,
+    CPLimit,
     CriticalFailure,
     DeclaredActions,
     Difficulty,
@@ -74,7 +75,7 @@ class SceneRules(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     initiative: InitiativeMethod = InitiativeMethod.ROLLED_PER_ROUND
     critical_failure: CriticalFailure = CriticalFailure.CANCEL_HIGHEST
-    character_point_limit: Annotated[int, Meta(ge=0, le=MAX_POINTS)] | None = None
+    character_point_limit: CPLimit = None
     cp_with_fp: bool = False
     optional_initiative_bonus: bool = False
     climax: Annotated[

@@ -60,9 +60,17 @@ class SceneInitiative(_Move, frozen=True, kw_only=True, tag="initiative"):
 
 class SceneSetOrder(_Move, frozen=True, kw_only=True, tag="set_order"):
     """`first_action` (Method 1): the GM names who goes first; "Ties/No Rolls" orders the
-    rest, for the whole scene."""
+    rest, for the whole scene. No one named (`first` absent or empty): the die codes alone
+    order everyone ("Ties/No Rolls": the GM chooses not to roll)."""
 
-    first: Annotated[tuple[Participant, ...], Meta(min_length=1, max_length=30)]
+    first: Annotated[
+        tuple[Participant, ...],
+        Meta(
+            max_length=30,
+            description='Who goes first, in this order; the rest follow by "Ties/No Rolls". '
+            'Absent or empty: everyone by "Ties/No Rolls".',
+        ),
+    ] = ()
 
 
 class SceneDeclare(_Move, frozen=True, kw_only=True, tag="declare"):

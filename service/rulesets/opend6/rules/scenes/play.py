@@ -12,6 +12,7 @@ from service.kernel.errors import Concern, RulesError
 from service.kernel.events import Event
 from service.kernel.sessions import GM, Applied
 from service.rulesets.opend6.rules.initiative import initiative_bonus_pips
+from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
     ActionsDeclared,
@@ -189,8 +190,9 @@ def _initiative(
         )
         try:
             roll = resolve_roll(request, rng, f"{scene.id}-i{scene.round}-{participant.id}")
-        except RulesError as error:
-            raise error.under(f"/rolls/{index}") from None
+        except RulesError as error:  # the Acumen rolled is the participant's
+            at = f"/rolls/{index}"
+            raise repointed(error.under(at), {f"{at}/base": f"{at}/participant"}) from None
         assert roll.total is not None
         bonus = 0
         if scene.rules.optional_initiative_bonus:

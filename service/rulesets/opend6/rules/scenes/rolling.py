@@ -12,6 +12,7 @@ from service.kernel.errors import RulesError
 from service.kernel.events import Event
 from service.rulesets.opend6.rules.dice import roll_chain
 from service.rulesets.opend6.rules.opposed import OpposedResult, handicap, judge_opposed
+from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import PointsSpent as RollPoints
 from service.rulesets.opend6.rules.rolls import PointsUsed, RollResult, resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
@@ -50,18 +51,20 @@ from service.rulesets.opend6.rules.scenes.moves import (
     SceneSpendCharacterPoints,
 )
 from service.rulesets.opend6.rules.spec import (
-    MAX_POINTS,
     Available,
     CharacterPoints,
     CriticalFailure,
     DeclaredActions,
     Difficulty,
     EquipmentBase,
+    Faces,
     Modifiers,
     Related,
     RollKind,
     RollRequest,
     WildDieOnlyDifficulty,
+    cp_limit,
+    cp_limit_text,
 )
 
 __all__ = [
@@ -235,8 +238,8 @@ def roll(
     )
     try:
         result = resolve_roll(request, rng, roll_id)
-    except RulesError as error:
-        raise error.under("/spec") from None
+    except RulesError as error:  # the multi-action penalty is the participant's `declare`
+        raise repointed(error.under("/spec"), {"/spec/actions/declared": "/participant"}) from None
     result = _paid_by_climactic(result, climactic, state.points.fate_points)
     assert result.points.available_after is not None
     after = result.points.available_after
@@ -337,11 +340,11 @@ def spend_character_points(
     request = _request_of(scene, pending)
     spent = request.character_points.before + request.character_points.after + move.count
     limit = scene.rules.character_point_limit
-    if spent > (MAX_POINTS if limit is None else limit):  # "unlimited" is 20 a roll (D7)
-        limit_text = f"{limit}" if limit is not None else f"{MAX_POINTS} (unlimited, D7)"
+    if spent > cp_limit(limit):
         raise refuse(
             "cp-limit",
-            f"{spent} Character Points on one roll; the limit is {limit_text}.",
+            f"{spent} Character Points on one roll (before and after together); the limit "
+            f"is {cp_limit_text(limit)}.",
             "/count",
         )
     if request.fate_point and not scene.rules.cp_with_fp:
@@ -402,10 +405,10 @@ def _rolled_again(
         critical_failure=option or scene.rules.critical_failure,
     )
     if isinstance(difficulty, WildDieOnlyDifficulty) and request.faces is not None:
-        # "Special Difficulties": the GM reads the Wild Die's first toss alone (D14).
-        request = msgspec.structs.replace(
-            request, faces=msgspec.structs.replace(request.faces, regular=())
-        )
+        # "Special Difficulties": the GM reads the Wild Die's first toss alone, a 6 too:
+        # its explosions and the regular dice are not part of it (D14).
+        assert request.faces.wild is not None
+        request = msgspec.structs.replace(request, faces=Faces(wild=request.faces.wild[:1]))
     try:
         made = resolve_roll(request, NoDice(), pending.id)
     except RulesError as error:
