@@ -3,7 +3,8 @@
 Litestar's default path decodes JSON to builtins and then converts with ``strict=False``,
 which accepts ``"5"`` for an integer and loses the location of unknown fields. This DTO
 decodes with a ``msgspec`` decoder built once per type, so errors carry exact JSON
-pointers (mapped in :mod:`service.http.problems`), and refuses non-JSON content types.
+pointers, explained in :mod:`service.http.validation` when a body breaks its schema, and
+refuses non-JSON content types.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from litestar.dto import AbstractDTO, DTOConfig
 from litestar.typing import FieldDefinition
 
 from service.http.errors import UnreadableBodyError, UnsupportedMediaType
+from service.http.validation import InvalidBodyError, explain
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
@@ -82,13 +84,17 @@ class StrictJson(AbstractDTO[T], Generic[T]):
         try:
             return self._decoder.decode(value)
         except msgspec.ValidationError as error:
-            # JSON Schema counts 3.0 as an integer; msgspec does not. Only on this cold
-            # path, retry with integral floats made ints; any other error stands as is.
+            # Only on this cold path: JSON Schema counts 3.0 as an integer, msgspec does
+            # not, so retry with integral floats made ints; an error that stands is
+            # explained from the model and the JSON as builtins.
             try:
                 relaxed = _integral_floats_as_ints(msgspec.json.decode(value))
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise error from None
-            return msgspec.convert(relaxed, self.model_type, strict=True)
+                raise InvalidBodyError(explain(self.model_type, error)) from None
+            try:
+                return msgspec.convert(relaxed, self.model_type, strict=True)
+            except msgspec.ValidationError as relaxed_error:
+                raise InvalidBodyError(explain(self.model_type, relaxed_error, relaxed)) from None
         except UnicodeDecodeError:
             raise UnreadableBodyError(
                 "invalid-utf8", "A string in the body is not valid UTF-8."

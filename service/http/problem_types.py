@@ -37,9 +37,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "invalid-body",
             400,
             "Body does not match the schema",
-            "The JSON body is well-formed but breaks the published schema: a wrong "
-            "type, a value out of bounds, a missing or unknown field. Each error has "
-            "a JSON pointer to the offending value.",
+            "The JSON body is well-formed but breaks the published schema. The error "
+            "points at the offending member (a JSON pointer) and says why, with a code: "
+            "unknown-field, missing-field, wrong-type, invalid-choice (the allowed values "
+            "listed), pattern-mismatch (described by an example) or out-of-range (a "
+            "number's bounds, a string's or list's length).",
         ),
         _type("malformed-json", 400, "Malformed JSON", "The body is not valid JSON."),
         _type("missing-body", 400, "Body required", "This operation needs a JSON body."),

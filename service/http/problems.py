@@ -24,6 +24,7 @@ from service.http.errors import (
     UnreadableBodyError,
 )
 from service.http.problem_types import PROBLEM_TYPES
+from service.http.validation import UNKNOWN, InvalidBodyError, Violation, explain, explain_parameter
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 
@@ -126,53 +127,35 @@ def problem_response(
     )
 
 
-# The ``code`` of each schema error, from the start of msgspec's message (first match wins).
-_SCHEMA_ERROR_CODES = (
-    ("Object contains unknown field", "unknown-field"),
-    ("Object missing required field", "missing-field"),
-    ("Invalid enum value", "invalid-choice"),
-)
-_WRONG_TYPE = re.compile(r"^Expected `[^`]*`, got `")
-
-
-def schema_error_code(reason: str) -> str:
-    """``unknown-field``, ``missing-field``, ``invalid-choice``, ``wrong-type`` or
-    ``out-of-range`` (a bound, a length or a pattern): stable codes for a schema error."""
-    for prefix, code in _SCHEMA_ERROR_CODES:
-        if reason.startswith(prefix):
-            return code
-    return "wrong-type" if _WRONG_TYPE.match(reason) else "out-of-range"
-
-
-_AT_PATH = re.compile(r"^(?P<detail>.*?)(?: - at `(?P<path>\$[^`]*)`)?$", re.DOTALL)
-_STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _MISSING_PARAMETER = re.compile(r"parameter '(?P<name>[^']+)'")
-_NAMED_FIELD = re.compile(r"^Object (?:contains unknown|missing required) field `(?P<field>.*)`$")
 
 
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def pointer_from_msgspec(message: str) -> tuple[str, str]:
-    """Split a msgspec error message into (JSON pointer, reason).
-
-    ``"Expected `int` <= 10 - at `$.qualities[0].magnitude`"`` → ``("/qualities/0/magnitude",
-    "Expected `int` <= 10")``; a named missing or unknown field extends the pointer to it.
-    """
-    match = _AT_PATH.match(message)
-    assert match is not None  # the pattern matches any string
-    detail, path = match["detail"], match["path"] or "$"
-    pointer = "".join(
-        "/" + (_escape(name) if name else ("-" if index == "..." else index))
-        for name, index in _STEP.findall(path[1:])
+def _invalid_body(violation: Violation) -> Response[bytes]:
+    where = violation.pointer or "The body"
+    return problem_response(
+        "invalid-body",
+        f"{where}: {violation.detail}",
+        errors=(
+            ProblemError(code=violation.code, pointer=violation.pointer, detail=violation.detail),
+        ),
     )
-    if field := _NAMED_FIELD.match(detail):
-        pointer += "/" + _escape(field["field"])
-    return pointer, detail
 
 
-def _http_exception(exc: HTTPException) -> Response[bytes]:
+def _parameter_detail(request: Request[Any, Any, Any] | None, name: str, message: str) -> str:
+    """A parameter's msgspec message in plain words, said from its declared annotation."""
+    annotation: Any = Any
+    value: Any = UNKNOWN
+    if request is not None and (handler := request.scope.get("route_handler")) is not None:
+        declared = {f.name: f.type for f in msgspec.structs.fields(handler.signature_model)}
+        annotation = declared.get(name, Any)
+        value = request.query_params.get(name, request.scope.get("path_params", {}).get(name))
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,30}(?:\.[0-9]{1,30})?", value):
+            value = msgspec.json.decode(value)  # a number, shown as one
+        value = UNKNOWN if value is None else value
+    return explain_parameter(message, annotation, value)
+
+
+def _http_exception(request: Request[Any, Any, Any] | None, exc: HTTPException) -> Response[bytes]:
     if isinstance(exc, ValidationException):
         extra = exc.extra if isinstance(exc.extra, list) else []
         if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
@@ -185,7 +168,7 @@ def _http_exception(exc: HTTPException) -> Response[bytes]:
             ProblemError(
                 code="invalid-parameter",
                 parameter=str(e.get("key", "")),
-                detail=str(e.get("message", "")),
+                detail=_parameter_detail(request, str(e.get("key", "")), str(e.get("message"))),
             )
             for e in extra
             if isinstance(e, dict)
@@ -239,15 +222,10 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 errors=tuple(_concern_error(c) for c in exc.concerns),
                 extensions=exc.extensions,
             )
-        case msgspec.ValidationError():
-            pointer, reason = pointer_from_msgspec(str(exc))
-            return problem_response(
-                "invalid-body",
-                f"{reason} at '{pointer or '/'}'.",
-                errors=(
-                    ProblemError(code=schema_error_code(reason), pointer=pointer, detail=reason),
-                ),
-            )
+        case InvalidBodyError():
+            return _invalid_body(exc.violation)
+        case msgspec.ValidationError():  # a body decoded without its model at hand
+            return _invalid_body(explain(Any, exc))
         case msgspec.DecodeError():
             return problem_response(
                 "malformed-json",
@@ -276,7 +254,7 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 headers={"Retry-After": str(retry_after)},
             )
         case HTTPException():
-            return _http_exception(exc)
+            return _http_exception(request, exc)
         case _:
             _log.exception("unhandled_exception", error_type=type(exc).__name__)
             return problem_response("internal-error", "Unexpected error.")

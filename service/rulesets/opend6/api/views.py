@@ -43,7 +43,18 @@ Headings = Annotated[
     Meta(max_length=4, description="The seed's headings the table comes from."),
 ]
 Decisions = Annotated[
-    tuple[Annotated[str, Meta(pattern="^D[0-9]{1,2}$", max_length=3)], ...],
+    tuple[
+        Annotated[
+            str,
+            Meta(
+                pattern="^D[0-9]{1,2}$",
+                max_length=3,
+                description="A decision's number, `D` and one or two digits.",
+                examples=["D7"],
+            ),
+        ],
+        ...,
+    ],
     Meta(max_length=4, description="The decisions it applies (docs/opend6.md)."),
 ]
 Description = Annotated[str, Meta(max_length=600)]

@@ -37,7 +37,7 @@ CodeText = Annotated[
         max_length=6,
         description="A die code, `<dice>D[+<pips>]` (dice and pips 0…40; `d` accepted): "
         "`3D`, `4D+2`.",
-        examples=["3D+1"],
+        examples=["4D+2", "3D"],
     ),
 ]
 

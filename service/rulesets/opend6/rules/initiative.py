@@ -36,7 +36,12 @@ __all__ = [
 ]
 
 ParticipantId = Annotated[
-    str, Meta(pattern=r"^[a-z0-9_-]{1,40}$", description="An id: a-z, 0-9, '_' or '-'.")
+    str,
+    Meta(
+        pattern=r"^[a-z0-9_-]{1,40}$",
+        description="An id: a-z, 0-9, '_' or '-'.",
+        examples=["ana"],
+    ),
 ]
 # The order's keys after the total, each highest first ("Ties/No Rolls", D16).
 TIE_KEYS = ("total", "goes_first", "acumen", "search", "agility", "dodge", "edge")

@@ -53,13 +53,22 @@ DENOMINATOR = SIDES**4  # two main dice and up to two re-rolls
 DECIMALS = 12
 
 
+Exact1296 = Annotated[
+    str,
+    Meta(
+        pattern=r"^[0-9]{1,4}/1296$",
+        max_length=9,
+        description="A fraction of 1296, unreduced.",
+        examples=["661/1296"],
+    ),
+]
+
+
 class SelfConflictChance(Value, frozen=True, kw_only=True):
     """A probability: `p` to 12 decimals and `exact` as an unreduced fraction of 1296."""
 
     p: Annotated[float, Meta(ge=0, le=1)]
-    exact: Annotated[
-        str, Meta(pattern=r"^[0-9]{1,4}/1296$", max_length=9, description='e.g. "661/1296".')
-    ]
+    exact: Exact1296
 
 
 class SelfConflictOutcomeOdds(Value, frozen=True, kw_only=True):
@@ -83,7 +92,7 @@ class SelfConflictPointsOdds(Value, frozen=True, kw_only=True):
 
     total: Annotated[int, Meta(ge=0, le=12)]
     p: Annotated[float, Meta(ge=0, le=1)]
-    exact: Annotated[str, Meta(pattern=r"^[0-9]{1,4}/1296$", max_length=9)]
+    exact: Exact1296
 
 
 class TalentOddsAnswer(Value, frozen=True, kw_only=True):

@@ -61,6 +61,7 @@ PlayerId = Annotated[
     Meta(
         pattern=PLAYER_ID.pattern,
         description="A player's id: letters, digits, '_' or '-', 1–40 characters, not 'gm'.",
+        examples=["ana"],
     ),
 ]
 Bullseyes = Annotated[int, Meta(ge=0, le=100, description="Bullseyes the player holds (§7.2).")]

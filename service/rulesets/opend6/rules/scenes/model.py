@@ -51,7 +51,12 @@ MAX_PARTICIPANTS = 30
 MAX_PENDING = 30
 MAX_RESOLVED = 100  # related rolls remembered: this round's and the last, newest first
 SceneId = Annotated[
-    str, Meta(pattern=r"^[a-z0-9_-]{1,40}$", description="An id: a-z, 0-9, '_' or '-', 1–40.")
+    str,
+    Meta(
+        pattern=r"^[a-z0-9_-]{1,40}$",
+        description="An id: a-z, 0-9, '_' or '-', 1–40.",
+        examples=["ana"],
+    ),
 ]
 PointCount = Annotated[int, Meta(ge=0, le=1_000_000)]
 
