@@ -7,7 +7,7 @@ it never knows a ruleset's rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from service.http.problem_types import ProblemType
 
-__all__ = ["Ruleset", "RulesetInfo", "RulesetList", "ServerDice", "example_bodies"]
+__all__ = ["ExamplePlay", "PlayStep", "Ruleset", "RulesetInfo", "RulesetList", "ServerDice"]
 
 # The server's dice, injected by the app (create_app's ``rng``) into a handler's ``rng``: a
 # RandomSource. Typed Any because Litestar validates a typed dependency per request (an
@@ -29,9 +29,42 @@ __all__ = ["Ruleset", "RulesetInfo", "RulesetList", "ServerDice", "example_bodie
 ServerDice = NamedDependency[Any]
 
 
-def example_bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
-    """The request bodies of published examples, for :attr:`Ruleset.examples`."""
-    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayStep:
+    """One request of an :class:`ExamplePlay`.
+
+    ``example`` is one the operation publishes (``Body(examples=...)``; None for an
+    operation without a body). ``role`` is whose token sends it: ``gm`` or a player's id,
+    as the session's creation answered them (``tokens.gm``, ``tokens.players``). ``path``
+    holds the path parameters besides the session's id (a round's ``number``), ``status``
+    the answer's status, and ``shows`` what the answer then holds (JSON pointer → value),
+    for a step that demonstrates a rule (a round advancing by itself, say).
+    """
+
+    operation_id: str
+    example: Example | None = None
+    role: str = "gm"
+    path: Mapping[str, str | int] = field(default_factory=dict)
+    status: int = 200
+    shows: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExamplePlay:
+    """A session played from its creation, each request a published example, in an order
+    the rules accept: how a ruleset shows its session operations' examples working
+    together, and what the host's tests replay against the real app.
+
+    ``create`` is an example of ``create_operation``, which answers 201 with the session's
+    ``id`` (the one path parameter a step leaves unnamed) and its ``tokens``. Dice that
+    decide what a later step may do are the table's (``faces``), so the play is valid
+    whatever the server rolls.
+    """
+
+    summary: str
+    create_operation: str
+    create: Example
+    steps: tuple[PlayStep, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,10 +72,14 @@ class Ruleset:
     """One game the service hosts.
 
     ``id`` is the route id (hyphens); ``route_prefix`` where its router is mounted
-    (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``examples`` maps
-    an operation id to request bodies that the operation accepts, so the host's tests can
-    try every ruleset the same way. ``stateful`` names the kinds of session it keeps in
-    Redis. ``links``: OpenAPI links keyed by the operation id they start from.
+    (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``stateful`` names
+    the kinds of session it keeps in Redis. ``links``: OpenAPI links keyed by the
+    operation id they start from.
+
+    Every operation with a request body publishes at least one example, and the host's
+    tests run every one of them: a stateless operation's are listed in ``examples``
+    (operation id → the examples it publishes), a session operation's appear in
+    ``plays``, which create a session and act on it in order (:class:`ExamplePlay`).
     """
 
     id: str
@@ -53,9 +90,21 @@ class Ruleset:
     problems: tuple[ProblemType, ...]
     tags: tuple[Tag, ...]
     description: str
-    examples: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+    examples: Mapping[str, Sequence[Example]] = field(default_factory=dict)
+    plays: tuple[ExamplePlay, ...] = ()
     stateful: tuple[str, ...] = ()
     links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def examples_run(self) -> dict[str, list[Example]]:
+        """Every example the host's tests run, by operation id: ``examples`` and each play's
+        creation and steps — exactly what the operations must publish."""
+        found: dict[str, list[Example]] = {op: list(items) for op, items in self.examples.items()}
+        for play in self.plays:
+            found.setdefault(play.create_operation, []).append(play.create)
+            for step in play.steps:
+                if step.example is not None:
+                    found.setdefault(step.operation_id, []).append(step.example)
+        return found
 
     def operations(self) -> Iterator[tuple[str, str, str]]:
         """``(operation id, method, path)`` of every published operation, in route order."""

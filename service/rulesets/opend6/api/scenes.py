@@ -19,6 +19,7 @@ from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.sessions import require_gm
 from service.kernel.values import Value
+from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
 from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
@@ -229,7 +230,17 @@ entry and the scene after it.
   (its current one, too); able again before its place in the order comes, it acts there.
   One unable while initiative is rolled rolls none and takes the last place
   (`decided_by: unable`).
-* `next_round` (the GM; no roll pending) and `end_scene` (the GM).
+* `next_round` (the GM; no roll pending): ends the round now, also before every turn is
+  taken; `end_scene` (the GM).
+
+**A round ends by itself.** When its last turn is over (an `end_turn`, a `wait` or a
+`set_able` passing it on) with no roll pending and no waiter with actions left, the next
+round begins within the same move: the answer's scene has `round` one higher,
+`elapsed_seconds` 5 more, phase `initiative` (`rolled_per_round`: everyone rolls again) or
+`turns` (the order kept, its first participant's turn), and the stream sends
+`round.started`. A move that still names the old round is 409 `wrong-round`: take the
+round from the answer (or `GET` the scene). Otherwise the phase becomes `round_end`, where
+waiters may still act and the GM's `next_round` ends the round.
 
 A group (`members` > 1, the GM's) acts as one: one initiative, one roll per action (D19).
 A player's token moves only its own participants (403 `not-your-participant`); GM moves
@@ -275,7 +286,9 @@ class SceneController(Controller):
         responses=problem_responses(400, 409, 413, 415, 422, 503),
     )
     async def create(
-        self, data: Annotated[CreateScene, Body()], request: Request[Any, Any, Any]
+        self,
+        data: Annotated[CreateScene, Body(examples=SCENE_EXAMPLES)],
+        request: Request[Any, Any, Any],
     ) -> Response[SceneCreated]:
         """Create the scene and its tokens."""
         host = session_host(request)
@@ -381,7 +394,7 @@ class SceneController(Controller):
     async def move(
         self,
         scene_id: SceneIdParam,
-        data: Annotated[SceneMove, Body()],
+        data: Annotated[SceneMove, Body(examples=MOVE_EXAMPLES)],
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
