@@ -18,8 +18,14 @@ from service.http.context import new_id
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.sessions import require_gm
-from service.kernel.values import Value
+from service.kernel.values import Value, as_view
 from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
+from service.rulesets.opend6.api.scene_views import (
+    SceneParticipantView,
+    ScenePendingRollView,
+    SceneRulesView,
+    pending_view,
+)
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
 from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
@@ -28,13 +34,12 @@ from service.rulesets.opend6.rules.scenes.model import (
     SceneOrderPlace,
     SceneParticipant,
     SceneParticipantRound,
-    ScenePendingRoll,
     ScenePhase,
     ScenePlayer,
     SceneRules,
     SceneStatus,
 )
-from service.rulesets.opend6.rules.scenes.moves import SceneMove
+from service.rulesets.opend6.rules.scenes.moves import SceneMove, SceneMoveType
 from service.rulesets.opend6.rules.scenes.play import apply, new_scene
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, etag
@@ -74,10 +79,10 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ]
 
 
-class SceneParticipantView(Value, frozen=True, kw_only=True):
+class SceneParticipantState(Value, frozen=True, kw_only=True):
     """A participant and its round so far."""
 
-    participant: SceneParticipant
+    participant: SceneParticipantView
     round: SceneParticipantRound
 
 
@@ -87,7 +92,7 @@ class SceneState(Value, frozen=True, kw_only=True):
 
     id: str
     name: str
-    rules: SceneRules
+    rules: SceneRulesView
     status: SceneStatus
     round: int
     phase: ScenePhase
@@ -111,8 +116,8 @@ class SceneState(Value, frozen=True, kw_only=True):
         ),
     ]
     players: tuple[ScenePlayer, ...]
-    participants: tuple[SceneParticipantView, ...]
-    pending: tuple[ScenePendingRoll, ...]
+    participants: tuple[SceneParticipantState, ...]
+    pending: tuple[ScenePendingRollView, ...]
 
 
 class SceneView(SceneState, frozen=True, kw_only=True):
@@ -136,7 +141,7 @@ class SceneCreated(SceneView, frozen=True, kw_only=True):
 class SceneMoveMade(Value, frozen=True, kw_only=True):
     """The move as applied, its log entry, and the scene after it."""
 
-    move: str
+    move: SceneMoveType
     result: SceneLogEntry
     scene: SceneState
 
@@ -150,7 +155,7 @@ def state_of(scene: Scene) -> SceneState:
     return SceneState(
         id=scene.id,
         name=scene.name,
-        rules=scene.rules,
+        rules=as_view(scene.rules, SceneRulesView),
         status=scene.status,
         round=scene.round,
         phase=scene.phase,
@@ -162,10 +167,12 @@ def state_of(scene: Scene) -> SceneState:
         waiting_for=waiting_for(scene),
         players=scene.players,
         participants=tuple(
-            SceneParticipantView(participant=p, round=scene.rounds[p.id])
+            SceneParticipantState(
+                participant=as_view(p, SceneParticipantView), round=scene.rounds[p.id]
+            )
             for p in scene.participants
         ),
-        pending=scene.pending,
+        pending=tuple(pending_view(roll) for roll in scene.pending),
     )
 
 
@@ -409,7 +416,7 @@ class SceneController(Controller):
             entry = applied.history[-1]
             assert isinstance(entry, SceneLogEntry)
             made = SceneMoveMade(
-                move=str(data.__struct_config__.tag), result=entry, scene=state_of(applied.state)
+                move=SceneMoveType.of(data), result=entry, scene=state_of(applied.state)
             )
             return Decision(applied, 200, made)
 
