@@ -183,6 +183,7 @@ _CONFLICT: dict[str, Any] = {
                 {"name": "Duelist", "type": "experiential", "magnitude": 7},
                 {"name": "Nimble", "type": "intrinsic", "magnitude": 4},
             ],
+            "depletable": {"name": "health", "current": 38, "maximum": 42},
         },
         {
             "id": "bo",
@@ -211,8 +212,9 @@ _AT_THE_TABLE: dict[str, Any] = {
 CONFLICT_EXAMPLES = [
     Example(
         summary="Two PCs against bandits",
-        description="Server dice (the default); Ana and Bo hold a bullseye each (§7.2). "
-        "Players' score 7 + 4 + 8 + 3 = 22, the opposition's 44 (§4.2).",
+        description="Server dice (the default); Ana and Bo hold a bullseye each (§7.2), "
+        "Ana's health is at issue. Players' score 7 + 4 + 8 + 3 = 22, the opposition's 44 "
+        "(§4.2).",
         value=_CONFLICT,
     ),
     Example(
@@ -311,6 +313,8 @@ BULLSEYE_PLAYS = (
                 path={"number": 1},
                 shows={"/kind": "round", "/number": 1},
             ),
+            PlayStep(operation_id="getConflict", role="bo", shows={"/bullseyes_left/ana": 0}),
+            PlayStep(operation_id="createStreamTicket", role="ana", status=201),
         ),
     ),
     ExamplePlay(

@@ -419,6 +419,54 @@ D_RECOVER_DUELIST = _move(
     {"type": "set_able", "round": 2, "participant": "duelist", "able": True},
     "Able again before its place in the order comes, it acts there.",
 )
+D_DECLARE_BO_2 = _move(
+    "Duel, round 2: Bo declares one action",
+    {"type": "declare", "round": 2, "participant": "bo-pc", "actions": 1},
+)
+D_VAULT_BO_2 = _move(
+    "Duel, round 2: Bo vaults the banister, untrained and in a hurry (roll r3)",
+    {
+        "type": "roll",
+        "round": 2,
+        "participant": "bo-pc",
+        "spec": {
+            "base": {"type": "untrained", "attribute": "3D+2"},
+            "bonuses": [{"label": "a rope to swing on", "dice": 1}],
+            "time": {"normal_seconds": 10, "taken_seconds": 5},
+        },
+    },
+    '"Untrained Skill Use" (+5 to the difficulty) and "Rushing" (half the time).',
+)
+D_RESOLVE_VAULT_2 = _move(
+    "Duel, round 2: the GM resolves the vault against 10",
+    {"type": "resolve", "round": 2, "roll": "r3", "difficulty": {"kind": "number", "value": 10}},
+)
+D_END_BO_2 = _move(
+    "Duel, round 2: Bo ends his turn",
+    {"type": "end_turn", "round": 2, "participant": "bo-pc"},
+    "The duelist, able again, takes its place in the order.",
+)
+D_DECLARE_DUELIST_2 = _move(
+    "Duel, round 2: the duelist declares one action",
+    {"type": "declare", "round": 2, "participant": "duelist", "actions": 1},
+)
+D_LUNGE_DUELIST_2 = _move(
+    "Duel, round 2: the duelist lunges, the GM's difficulty set with the roll (roll r4)",
+    {
+        "type": "roll",
+        "round": 2,
+        "participant": "duelist",
+        "spec": {"base": {"type": "skill", "code": "5D"}, "kind": "attack"},
+        "related_rolls": ["r2"],
+        "difficulty": {"kind": "derived", "code": "3D+2"},
+    },
+    '"Special Difficulties": derived from Bo\'s Agility 3D+2, 2 × 3 + 2 = 8 (D9). The '
+    'guard\'s catch last round helps ("Free Actions (related skills)", D10).',
+)
+D_RESOLVE_LUNGE_2 = _move(
+    "Duel, round 2: the GM resolves the lunge against the difficulty set with it",
+    {"type": "resolve", "round": 2, "roll": "r4"},
+)
 
 MOVE_EXAMPLES = [
     A_INITIATIVE_ANA,
@@ -452,6 +500,13 @@ MOVE_EXAMPLES = [
     D_STUN_DUELIST,
     D_NEXT_ROUND,
     D_RECOVER_DUELIST,
+    D_DECLARE_BO_2,
+    D_VAULT_BO_2,
+    D_RESOLVE_VAULT_2,
+    D_END_BO_2,
+    D_DECLARE_DUELIST_2,
+    D_LUNGE_DUELIST_2,
+    D_RESOLVE_LUNGE_2,
 ]
 
 
@@ -489,6 +544,13 @@ SCENE_PLAYS = (
             _step(A_ATTACK_ANA_2, "ana"),
             _step(A_RESOLVE_ANA_2, pending=[]),
             _step(A_END_SCENE, status="ended", waiting_for=[]),
+            PlayStep(operation_id="opend6GetScene", role="ana", shows={"/status": "ended"}),
+            PlayStep(
+                operation_id="opend6SceneRound",
+                role="ana",
+                path={"number": 1},
+                shows={"/moves/10/move": "end_turn", "/moves/10/by": "gm"},
+            ),
         ),
     ),
     ExamplePlay(
@@ -509,6 +571,13 @@ SCENE_PLAYS = (
             _step(D_STUN_DUELIST, current="guard"),
             _step(D_NEXT_ROUND, round=2, phase="turns", current="bo-pc"),
             _step(D_RECOVER_DUELIST),
+            _step(D_DECLARE_BO_2, "bo"),
+            _step(D_VAULT_BO_2, "bo"),
+            _step(D_RESOLVE_VAULT_2, pending=[]),
+            _step(D_END_BO_2, "bo", current="duelist"),
+            _step(D_DECLARE_DUELIST_2),
+            _step(D_LUNGE_DUELIST_2),
+            _step(D_RESOLVE_LUNGE_2, pending=[]),
         ),
     ),
 )
