@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from litestar import Controller, get
 from litestar.di import NamedDependency
@@ -59,7 +59,7 @@ class ProblemTypeList(Value, frozen=True, kw_only=True):
 class Health(Value, frozen=True, kw_only=True):
     """Liveness or readiness."""
 
-    status: str
+    status: Literal["ok", "ready"]
 
 
 DOCS_HTML = """<!doctype html>

@@ -7,7 +7,7 @@ it never knows a ruleset's rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,12 +23,13 @@ if TYPE_CHECKING:
     from service.http.problem_types import ProblemType
 
 __all__ = [
+    "ExamplePlay",
+    "PlayStep",
     "Ruleset",
     "RulesetInfo",
     "RulesetList",
     "RulesetWork",
     "ServerDice",
-    "example_bodies",
 ]
 
 # The server's dice, injected by the app (create_app's ``rng``) into a handler's ``rng``: a
@@ -37,9 +38,42 @@ __all__ = [
 ServerDice = NamedDependency[Any]
 
 
-def example_bodies(examples: list[Example]) -> tuple[Mapping[str, Any], ...]:
-    """The request bodies of published examples, for :attr:`Ruleset.examples`."""
-    return tuple(example.value for example in examples if isinstance(example.value, Mapping))
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayStep:
+    """One request of an :class:`ExamplePlay`.
+
+    ``example`` is one the operation publishes (``Body(examples=...)``; None for an
+    operation without a body). ``role`` is whose token sends it: ``gm`` or a player's id,
+    as the session's creation answered them (``tokens.gm``, ``tokens.players``). ``path``
+    holds the path parameters besides the session's id (a round's ``number``), ``status``
+    the answer's status, and ``shows`` what the answer then holds (JSON pointer → value),
+    for a step that demonstrates a rule (a round advancing by itself, say).
+    """
+
+    operation_id: str
+    example: Example | None = None
+    role: str = "gm"
+    path: Mapping[str, str | int] = field(default_factory=dict)
+    status: int = 200
+    shows: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExamplePlay:
+    """A session played from its creation, each request a published example, in an order
+    the rules accept: how a ruleset shows its session operations' examples working
+    together, and what the host's tests replay against the real app.
+
+    ``create`` is an example of ``create_operation``, which answers 201 with the session's
+    ``id`` (the one path parameter a step leaves unnamed) and its ``tokens``. Dice that
+    decide what a later step may do are the table's (``faces``), so the play is valid
+    whatever the server rolls.
+    """
+
+    summary: str
+    create_operation: str
+    create: Example
+    steps: tuple[PlayStep, ...]
 
 
 class RulesetWork(Value, frozen=True, kw_only=True):
@@ -60,14 +94,17 @@ class Ruleset:
     """One game the service hosts.
 
     ``id`` is the route id (hyphens); ``route_prefix`` where its router is mounted
-    (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``examples`` maps
-    an operation id to request bodies that the operation accepts, so the host's tests can
-    try every ruleset the same way. ``stateful`` names the kinds of session it keeps in
-    Redis. ``links``: OpenAPI links keyed by the operation id they start from. ``work`` is
-    the game text it implements; ``source`` cites it in one line. ``schema_prefix`` starts
-    the published name of every schema only this ruleset uses (``OpenD6RollRequest``), so
-    generated clients keep games apart; Bullseye's is empty (it keeps the names it was
-    first published with).
+    (``/v1/<id>``; Bullseye keeps its first published prefix, ``/v1``). ``stateful`` names
+    the kinds of session it keeps in Redis. ``links``: OpenAPI links keyed by the
+    operation id they start from. ``work`` is the game text it implements; ``source`` cites
+    it in one line. ``schema_prefix`` starts the published name of every schema only this
+    ruleset uses (``OpenD6RollRequest``), so generated clients keep games apart;
+    Bullseye's is empty (it keeps the names it was first published with).
+
+    Every operation with a request body publishes at least one example, and the host's
+    tests run every one of them: a stateless operation's are listed in ``examples``
+    (operation id → the examples it publishes), a session operation's appear in
+    ``plays``, which create a session and act on it in order (:class:`ExamplePlay`).
     """
 
     id: str
@@ -79,9 +116,21 @@ class Ruleset:
     tags: tuple[Tag, ...]
     description: str
     schema_prefix: str
-    examples: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+    examples: Mapping[str, Sequence[Example]] = field(default_factory=dict)
+    plays: tuple[ExamplePlay, ...] = ()
     stateful: tuple[str, ...] = ()
     links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def examples_run(self) -> dict[str, list[Example]]:
+        """Every example the host's tests run, by operation id: ``examples`` and each play's
+        creation and steps — exactly what the operations must publish."""
+        found: dict[str, list[Example]] = {op: list(items) for op, items in self.examples.items()}
+        for play in self.plays:
+            found.setdefault(play.create_operation, []).append(play.create)
+            for step in play.steps:
+                if step.example is not None:
+                    found.setdefault(step.operation_id, []).append(step.example)
+        return found
 
     @property
     def source(self) -> str:

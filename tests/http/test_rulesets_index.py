@@ -3,12 +3,17 @@ organised": adding a game)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
+from jsonschema_rs import Draft202012Validator
 from litestar.testing import TestClient
 
 from service.http.problem_types import PROBLEM_TYPES, problem_type, register_problems
-from service.http.registry import RulesetWork
+from service.http.registry import ExamplePlay, Ruleset, RulesetWork
 from service.rulesets import RULESETS
+from tests.support.examples import PLAYS, STATELESS, play, post_example
 
 
 def test_the_index_lists_bullseye_with_its_published_prefix_and_operations(
@@ -93,23 +98,87 @@ def test_every_registered_problem_type_resolves(client: TestClient) -> None:
             assert answer.json()["status"] == kind.status
 
 
+def _published_examples(document: dict[str, Any]) -> dict[str, list[Any]]:
+    """Operation id → the example bodies its request body publishes."""
+    found = {}
+    for item in document["paths"].values():
+        for operation in item.values():
+            if "requestBody" in operation:
+                media = operation["requestBody"]["content"]["application/json"]
+                examples = media.get("examples", {}).values()
+                found[operation["operationId"]] = [example["value"] for example in examples]
+    return found
+
+
+def test_every_operation_with_a_body_publishes_an_example(client: TestClient) -> None:
+    """The registry's convention: a request example on every operation that reads a body."""
+    published = _published_examples(client.get("/openapi.json").json())
+    assert published
+    assert [op for op, examples in published.items() if not examples] == []
+
+
+def test_the_examples_the_tests_run_are_exactly_those_published(client: TestClient) -> None:
+    """Each ruleset's `examples` and `plays` run every published example, and only those."""
+    published = _published_examples(client.get("/openapi.json").json())
+    run: dict[str, list[Any]] = {}
+    for ruleset in RULESETS:
+        for operation_id, examples in ruleset.examples_run().items():
+            run.setdefault(operation_id, []).extend(example.value for example in examples)
+    assert set(run) == set(published)
+    for operation_id, bodies in published.items():
+        assert sorted(map(_canonical, run[operation_id])) == sorted(map(_canonical, bodies)), (
+            operation_id
+        )
+
+
+def _canonical(body: Any) -> str:
+    return json.dumps(body, sort_keys=True)
+
+
+def test_every_member_of_a_body_union_has_an_example(client: TestClient) -> None:
+    """A body of several shapes (a scene's moves, by `type`): each shape has an example."""
+    document = client.get("/openapi.json").json()
+    schemas = document["components"]["schemas"]
+    published = _published_examples(document)
+    unions = 0
+    for item in document["paths"].values():
+        for operation in item.values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is None or "oneOf" not in body["schema"]:
+                continue
+            unions += 1
+            for member in body["schema"]["oneOf"]:
+                validator = Draft202012Validator({**member, "components": {"schemas": schemas}})
+                examples = published[operation["operationId"]]
+                assert any(validator.is_valid(example) for example in examples), (
+                    operation["operationId"],
+                    member,
+                )
+    assert unions
+
+
 @pytest.mark.parametrize(
-    ("operation_id", "body"),
-    [
-        (operation_id, body)
-        for ruleset in RULESETS
-        for operation_id, bodies in ruleset.examples.items()
-        for body in bodies
-    ],
+    ("operation_id", "summary", "body"), STATELESS, ids=[f"{op}: {s}" for op, s, _ in STATELESS]
 )
-def test_every_registered_example_is_accepted_by_its_operation(
-    client: TestClient, operation_id: str, body: dict
+def test_every_stateless_example_is_accepted_by_its_operation(
+    client: TestClient, operation_id: str, summary: str, body: Any
 ) -> None:
     """The examples a ruleset publishes are bodies its operation really accepts."""
-    routes = {op: (method, path) for r in RULESETS for op, method, path in r.operations()}
-    method, path = routes[operation_id]
-    response = client.request(method, path, json=body)
-    assert response.status_code in (200, 201), response.text
+    answer = post_example(client, operation_id, body)
+    assert 200 <= answer.status < 300, (summary, answer.body)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "example_play"), PLAYS, ids=[f"{r.id}: {p.summary}" for r, p in PLAYS]
+)
+def test_every_example_play_runs_from_its_creation_to_its_last_step(
+    client: TestClient, ruleset: Ruleset, example_play: ExamplePlay
+) -> None:
+    """A session's examples, played in order against the real app (seeded server dice),
+    each answered with its step's status and showing what the step says."""
+    answers = list(play(client, example_play))
+    assert len(answers) == len(example_play.steps) + 1
+    assert all(200 <= answer.status < 300 for answer in answers)
 
 
 def test_a_problem_code_registered_twice_differently_is_refused() -> None:

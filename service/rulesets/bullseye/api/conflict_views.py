@@ -8,7 +8,7 @@ from typing import Annotated
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.values import Value
+from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
     MAX_PLAYERS,
@@ -38,6 +38,8 @@ __all__ = [
     "ConflictTokens",
     "ConflictView",
     "CreateConflict",
+    "OppositionView",
+    "PlayerView",
     "SubmissionAccepted",
     "SubmitCheck",
     "view_of",
@@ -63,6 +65,15 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
 
 
+class PlayerView(PlayerSpec, frozen=True, kw_only=True):
+    """A PC as the conflict's creation gave it (its score at issue updated by the §4.4
+    outcome check): its declared qualities, depletion modifier, threat and bullseyes."""
+
+
+class OppositionView(OppositionSpec, frozen=True, kw_only=True):
+    """The opposition as the conflict's creation gave it."""
+
+
 class ConflictView(Value, frozen=True, kw_only=True):
     """A conflict as its participants see it: other participants' pending rolls stay hidden."""
 
@@ -71,8 +82,8 @@ class ConflictView(Value, frozen=True, kw_only=True):
     status: ConflictStatus
     round: int
     scores: Scores
-    players: tuple[PlayerSpec, ...]
-    opposition: OppositionSpec
+    players: tuple[PlayerView, ...]
+    opposition: OppositionView
     dice: DiceKind
     dice_source: DiceSource
     depletable_at_issue: str | None
@@ -148,8 +159,8 @@ def view_of(
         status=conflict.status,
         round=conflict.round,
         scores=conflict.scores,
-        players=conflict.players,
-        opposition=conflict.opposition,
+        players=tuple(as_view(player, PlayerView) for player in conflict.players),
+        opposition=as_view(conflict.opposition, OppositionView),
         dice=conflict.dice,
         dice_source=conflict.dice_source,
         depletable_at_issue=conflict.depletable_at_issue,

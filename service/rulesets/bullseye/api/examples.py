@@ -1,4 +1,5 @@
-"""Example bodies published in the OpenAPI document (and replayed by Schemathesis)."""
+"""Example bodies published in the OpenAPI document, run by the tests (stateless ones
+one by one, session ones in ``BULLSEYE_PLAYS``) and replayed by Schemathesis."""
 
 from __future__ import annotations
 
@@ -6,13 +7,19 @@ from typing import Any
 
 from litestar.openapi.spec import Example
 
+from service.http.registry import ExamplePlay, PlayStep
+
 __all__ = [
     "BATCH_EXAMPLES",
     "BULLSEYE_EXAMPLES",
+    "BULLSEYE_PLAYS",
     "CHARACTER_EXAMPLES",
     "CHECK_EXAMPLES",
     "CONFLICT_EXAMPLES",
+    "OUTCOME_EXAMPLES",
     "PARTY_EXAMPLES",
+    "ROUND_EXAMPLES",
+    "SUBMIT_EXAMPLES",
     "SWORD_FIGHT",
 ]
 
@@ -162,7 +169,7 @@ PARTY_EXAMPLES = [
     )
 ]
 
-_CONFLICT = {
+_CONFLICT: dict[str, Any] = {
     "name": "Bridge of Knives",
     "depletable_at_issue": "health",
     "players": [
@@ -176,11 +183,13 @@ _CONFLICT = {
                 {"name": "Duelist", "type": "experiential", "magnitude": 7},
                 {"name": "Nimble", "type": "intrinsic", "magnitude": 4},
             ],
+            "depletable": {"name": "health", "current": 38, "maximum": 42},
         },
         {
             "id": "bo",
             "name": "Bo",
             "threat": 10,
+            "bullseyes": 1,
             "qualities": [
                 {"name": "Giant", "type": "intrinsic", "magnitude": 8},
                 {"name": "War axe", "type": "material", "magnitude": 3},
@@ -193,17 +202,42 @@ _CONFLICT = {
         "qualities": [{"name": "Outnumber them", "type": "intrinsic", "magnitude": 6}],
     },
 }
+_AT_THE_TABLE: dict[str, Any] = {
+    **_CONFLICT,
+    "name": "Bridge of Knives, dice at the table",
+    "dice_source": "client",
+    "players": [{**player, "bullseyes": 0} for player in _CONFLICT["players"]],
+}
 
-CONFLICT_EXAMPLES = [Example(summary="Two PCs against bandits", value=_CONFLICT)]
+CONFLICT_EXAMPLES = [
+    Example(
+        summary="Two PCs against bandits",
+        description="Server dice (the default); Ana and Bo hold a bullseye each (§7.2), "
+        "Ana's health is at issue. Players' score 7 + 4 + 8 + 3 = 22, the opposition's 44 "
+        "(§4.2).",
+        value=_CONFLICT,
+    ),
+    Example(
+        summary="The same fight, dice rolled at the table",
+        description="`dice_source: client`: each check may carry the faces rolled.",
+        value=_AT_THE_TABLE,
+    ),
+]
 
-# Acting on the conflict above (server dice): a whole round, one check, a bullseye, the
-# final check. Qualities are named from those declared at creation.
+# Acting on the conflicts above (BULLSEYE_PLAYS plays them in order). Qualities are named
+# from those declared at creation.
 ROUND_EXAMPLES = [
     Example(
-        summary="The GM resolves a whole round",
+        summary="The GM resolves a whole round, dice from the table",
+        description="For the conflict at the table: the GM rolled 20 and both players 1, so "
+        "each player loses the spread plus the opposition's threat (§4.3) and the "
+        "opposition wins at once.",
         value={
-            "gm": {"qualities": ["Outnumber them"]},
-            "players": {"ana": {"qualities": ["Duelist"]}, "bo": {"qualities": ["Giant"]}},
+            "gm": {"qualities": ["Outnumber them"], "roll": {"faces": [20]}},
+            "players": {
+                "ana": {"qualities": ["Duelist"], "roll": {"faces": [1]}},
+                "bo": {"qualities": ["Giant"], "roll": {"faces": [1]}},
+            },
         },
     )
 ]
@@ -213,16 +247,87 @@ SUBMIT_EXAMPLES = [
         summary="A player's check, a declared quality by name",
         value={"participant": "ana", "qualities": ["Duelist"]},
     ),
+    Example(
+        summary="A player's check, qualities by name and as declared",
+        value={
+            "participant": "bo",
+            "qualities": ["Giant", {"name": "War axe", "type": "material", "magnitude": 3}],
+        },
+    ),
 ]
 BULLSEYE_EXAMPLES = [
     Example(
         summary="Spend a bullseye on the roll just seen",
         value={"participant": "ana", "spend": True},
     ),
-    Example(summary="Keep it for later", value={"participant": "ana", "spend": False}),
+    Example(summary="Keep it for later", value={"participant": "bo", "spend": False}),
 ]
 OUTCOME_EXAMPLES = [
     Example(
-        summary="The opposition's final check (§4.4)", value={"target": 10, "checks": {"gm": {}}}
+        summary="The opposition's final check (§4.4)",
+        description="Once the opposition has won: the GM's check against 10, the table's 12.",
+        value={"target": 10, "checks": {"gm": {"roll": {"faces": [12]}}}},
     )
 ]
+
+BULLSEYE_PLAYS = (
+    ExamplePlay(
+        summary="A round check by check, server dice, a bullseye spent and one kept (§7.2)",
+        create_operation="createConflict",
+        create=CONFLICT_EXAMPLES[0],
+        steps=(
+            PlayStep(
+                operation_id="submitRoundCheck",
+                example=SUBMIT_EXAMPLES[0],
+                path={"number": 1},
+                status=202,
+            ),
+            PlayStep(
+                operation_id="submitRoundCheck",
+                example=SUBMIT_EXAMPLES[1],
+                role="ana",
+                path={"number": 1},
+                status=202,
+                shows={"/may_spend_bullseye": True},
+            ),
+            PlayStep(
+                operation_id="decideBullseye",
+                example=BULLSEYE_EXAMPLES[0],
+                role="ana",
+                path={"number": 1},
+                status=202,
+                shows={"/waiting_for": ["bo"]},
+            ),
+            PlayStep(
+                operation_id="submitRoundCheck",
+                example=SUBMIT_EXAMPLES[2],
+                role="bo",
+                path={"number": 1},
+                status=202,
+                shows={"/deciding": ["bo"]},
+            ),
+            PlayStep(
+                operation_id="decideBullseye",
+                example=BULLSEYE_EXAMPLES[1],
+                role="bo",
+                path={"number": 1},
+                shows={"/kind": "round", "/number": 1},
+            ),
+            PlayStep(operation_id="getConflict", role="bo", shows={"/bullseyes_left/ana": 0}),
+            PlayStep(operation_id="createStreamTicket", role="ana", status=201),
+        ),
+    ),
+    ExamplePlay(
+        summary="A whole round at the table, then the winners' final check (§4.3, §4.4)",
+        create_operation="createConflict",
+        create=CONFLICT_EXAMPLES[1],
+        steps=(
+            PlayStep(
+                operation_id="resolveRound",
+                example=ROUND_EXAMPLES[0],
+                shows={"/decided": True, "/winner": "opposition"},
+            ),
+            PlayStep(operation_id="makeOutcomeCheck", example=OUTCOME_EXAMPLES[0]),
+        ),
+    ),
+)

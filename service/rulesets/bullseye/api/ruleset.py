@@ -5,15 +5,15 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork, example_bodies
+from service.http.registry import Ruleset, RulesetWork
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
 from service.rulesets.bullseye.api.conflict_routes import CREATED_LINKS, ConflictController
 from service.rulesets.bullseye.api.examples import (
     BATCH_EXAMPLES,
+    BULLSEYE_PLAYS,
     CHARACTER_EXAMPLES,
     CHECK_EXAMPLES,
-    CONFLICT_EXAMPLES,
     PARTY_EXAMPLES,
 )
 from service.rulesets.bullseye.api.problems import BULLSEYE_PROBLEMS
@@ -50,12 +50,12 @@ BULLSEYE = Ruleset(
     "scores, point-buy characters, expanded conflicts and the narrative tables. Section "
     "numbers (§2.1.2) refer to the rulebook.",
     examples={
-        "resolveCheck": example_bodies(CHECK_EXAMPLES),
-        "resolveCheckBatch": example_bodies(BATCH_EXAMPLES),
-        "validateCharacter": example_bodies(CHARACTER_EXAMPLES),
-        "validateParty": example_bodies(PARTY_EXAMPLES),
-        "createConflict": example_bodies(CONFLICT_EXAMPLES),
+        "resolveCheck": CHECK_EXAMPLES,
+        "resolveCheckBatch": BATCH_EXAMPLES,
+        "validateCharacter": CHARACTER_EXAMPLES,
+        "validateParty": PARTY_EXAMPLES,
     },
+    plays=BULLSEYE_PLAYS,
     stateful=("conflict",),
     links={"createConflict": CREATED_LINKS},
 )

@@ -11,7 +11,13 @@ from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
 from service.http.registry import ServerDice
-from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
+from service.rulesets.opend6.api.examples import (
+    INITIATIVE_EXAMPLES,
+    ODDS_EXAMPLES,
+    OPPOSED_EXAMPLES,
+    OPPOSED_ODDS_EXAMPLES,
+    ROLL_EXAMPLES,
+)
 from service.rulesets.opend6.rules.initiative import (
     InitiativeRequest,
     InitiativeResult,
@@ -117,7 +123,9 @@ class OpposedController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def opposed(self, data: Annotated[OpposedRequest, Body()], rng: ServerDice) -> OpposedResult:
+    def opposed(
+        self, data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)], rng: ServerDice
+    ) -> OpposedResult:
         """Roll both sides."""
         return resolve_opposed(data, rng, new_id())
 
@@ -148,7 +156,9 @@ class InitiativeController(Controller):
         responses=problem_responses(400, 413, 415, 422),
     )
     def initiative(
-        self, data: Annotated[InitiativeRequest, Body()], rng: ServerDice
+        self,
+        data: Annotated[InitiativeRequest, Body(examples=INITIATIVE_EXAMPLES)],
+        rng: ServerDice,
     ) -> InitiativeResult:
         """Roll and order."""
         return roll_initiative(data, rng, new_id())
@@ -193,7 +203,7 @@ class OddsController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def roll_odds(self, data: Annotated[OddsRequest, Body()]) -> OddsAnswer:
+    def roll_odds(self, data: Annotated[OddsRequest, Body(examples=ODDS_EXAMPLES)]) -> OddsAnswer:
         """Odds of one roll."""
         return roll_odds(data)
 
@@ -211,6 +221,8 @@ class OddsController(Controller):
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def opposed_odds(self, data: Annotated[OpposedOddsRequest, Body()]) -> OpposedOddsAnswer:
+    def opposed_odds(
+        self, data: Annotated[OpposedOddsRequest, Body(examples=OPPOSED_ODDS_EXAMPLES)]
+    ) -> OpposedOddsAnswer:
         """Odds of an opposed roll."""
         return opposed_roll_odds(data)

@@ -5,8 +5,15 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork, example_bodies
-from service.rulesets.opend6.api.examples import ROLL_EXAMPLES
+from service.http.registry import Ruleset, RulesetWork
+from service.rulesets.opend6.api.examples import (
+    INITIATIVE_EXAMPLES,
+    ODDS_EXAMPLES,
+    OPPOSED_EXAMPLES,
+    OPPOSED_ODDS_EXAMPLES,
+    ROLL_EXAMPLES,
+    SCENE_PLAYS,
+)
 from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
 from service.rulesets.opend6.api.reference import (
     DIE_CODE_EXAMPLES,
@@ -59,7 +66,12 @@ OPEND6 = Ruleset(
     stateful=("scene",),
     links={"opend6CreateScene": SCENE_LINKS},
     examples={
-        "opend6Roll": example_bodies(ROLL_EXAMPLES),
-        "opend6DieCodes": example_bodies(DIE_CODE_EXAMPLES),
+        "opend6Roll": ROLL_EXAMPLES,
+        "opend6DieCodes": DIE_CODE_EXAMPLES,
+        "opend6RollOdds": ODDS_EXAMPLES,
+        "opend6Opposed": OPPOSED_EXAMPLES,
+        "opend6OpposedOdds": OPPOSED_ODDS_EXAMPLES,
+        "opend6Initiative": INITIATIVE_EXAMPLES,
     },
+    plays=SCENE_PLAYS,
 )

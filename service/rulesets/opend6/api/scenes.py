@@ -18,7 +18,14 @@ from service.http.context import new_id
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.sessions import require_gm
-from service.kernel.values import Value
+from service.kernel.values import Value, as_view
+from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
+from service.rulesets.opend6.api.scene_views import (
+    SceneParticipantView,
+    ScenePendingRollView,
+    SceneRulesView,
+    pending_view,
+)
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
 from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
@@ -27,13 +34,12 @@ from service.rulesets.opend6.rules.scenes.model import (
     SceneOrderPlace,
     SceneParticipant,
     SceneParticipantRound,
-    ScenePendingRoll,
     ScenePhase,
     ScenePlayer,
     SceneRules,
     SceneStatus,
 )
-from service.rulesets.opend6.rules.scenes.moves import SceneMove
+from service.rulesets.opend6.rules.scenes.moves import SceneMove, SceneMoveType
 from service.rulesets.opend6.rules.scenes.play import apply, new_scene
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, etag
@@ -73,10 +79,10 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ]
 
 
-class SceneParticipantView(Value, frozen=True, kw_only=True):
+class SceneParticipantState(Value, frozen=True, kw_only=True):
     """A participant and its round so far."""
 
-    participant: SceneParticipant
+    participant: SceneParticipantView
     round: SceneParticipantRound
 
 
@@ -86,7 +92,7 @@ class SceneState(Value, frozen=True, kw_only=True):
 
     id: str
     name: str
-    rules: SceneRules
+    rules: SceneRulesView
     status: SceneStatus
     round: int
     phase: ScenePhase
@@ -110,8 +116,8 @@ class SceneState(Value, frozen=True, kw_only=True):
         ),
     ]
     players: tuple[ScenePlayer, ...]
-    participants: tuple[SceneParticipantView, ...]
-    pending: tuple[ScenePendingRoll, ...]
+    participants: tuple[SceneParticipantState, ...]
+    pending: tuple[ScenePendingRollView, ...]
 
 
 class SceneView(SceneState, frozen=True, kw_only=True):
@@ -135,7 +141,7 @@ class SceneCreated(SceneView, frozen=True, kw_only=True):
 class SceneMoveMade(Value, frozen=True, kw_only=True):
     """The move as applied, its log entry, and the scene after it."""
 
-    move: str
+    move: SceneMoveType
     result: SceneLogEntry
     scene: SceneState
 
@@ -149,7 +155,7 @@ def state_of(scene: Scene) -> SceneState:
     return SceneState(
         id=scene.id,
         name=scene.name,
-        rules=scene.rules,
+        rules=as_view(scene.rules, SceneRulesView),
         status=scene.status,
         round=scene.round,
         phase=scene.phase,
@@ -161,10 +167,12 @@ def state_of(scene: Scene) -> SceneState:
         waiting_for=waiting_for(scene),
         players=scene.players,
         participants=tuple(
-            SceneParticipantView(participant=p, round=scene.rounds[p.id])
+            SceneParticipantState(
+                participant=as_view(p, SceneParticipantView), round=scene.rounds[p.id]
+            )
             for p in scene.participants
         ),
-        pending=scene.pending,
+        pending=tuple(pending_view(roll) for roll in scene.pending),
     )
 
 
@@ -230,7 +238,17 @@ entry and the scene after it.
   (its current one, too); able again before its place in the order comes, it acts there.
   One unable while initiative is rolled rolls none and takes the last place
   (`decided_by: unable`).
-* `next_round` (the GM; no roll pending) and `end_scene` (the GM).
+* `next_round` (the GM; no roll pending): ends the round now, also before every turn is
+  taken; `end_scene` (the GM).
+
+**A round ends by itself.** When its last turn is over (an `end_turn`, a `wait` or a
+`set_able` passing it on) with no roll pending and no waiter with actions left, the next
+round begins within the same move: the answer's scene has `round` one higher,
+`elapsed_seconds` 5 more, phase `initiative` (`rolled_per_round`: everyone rolls again) or
+`turns` (the order kept, its first participant's turn), and the stream sends
+`round.started`. A move that still names the old round is 409 `wrong-round`: take the
+round from the answer (or `GET` the scene). Otherwise the phase becomes `round_end`, where
+waiters may still act and the GM's `next_round` ends the round.
 
 A group (`members` > 1, the GM's) acts as one: one initiative, one roll per action (D19).
 A player's token moves only its own participants (403 `not-your-participant`); GM moves
@@ -276,7 +294,9 @@ class SceneController(Controller):
         responses=problem_responses(400, 409, 413, 415, 422, 503),
     )
     async def create(
-        self, data: Annotated[CreateScene, Body()], request: Request[Any, Any, Any]
+        self,
+        data: Annotated[CreateScene, Body(examples=SCENE_EXAMPLES)],
+        request: Request[Any, Any, Any],
     ) -> Response[SceneCreated]:
         """Create the scene and its tokens."""
         host = session_host(request)
@@ -382,7 +402,7 @@ class SceneController(Controller):
     async def move(
         self,
         scene_id: SceneIdParam,
-        data: Annotated[SceneMove, Body()],
+        data: Annotated[SceneMove, Body(examples=MOVE_EXAMPLES)],
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
@@ -397,7 +417,7 @@ class SceneController(Controller):
             entry = applied.history[-1]
             assert isinstance(entry, SceneLogEntry)
             made = SceneMoveMade(
-                move=str(data.__struct_config__.tag), result=entry, scene=state_of(applied.state)
+                move=SceneMoveType.of(data), result=entry, scene=state_of(applied.state)
             )
             return Decision(applied, 200, made)
 

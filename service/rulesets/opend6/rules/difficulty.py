@@ -11,6 +11,8 @@ from service.rulesets.opend6.rules import difficulties
 from service.rulesets.opend6.rules.codes import code_of
 from service.rulesets.opend6.rules.spec import (
     DerivedDifficulty,
+    DifficultyKind,
+    Level,
     NumberDifficulty,
     OddsRequest,
     RollRequest,
@@ -45,8 +47,8 @@ class ResolvedDifficulty(Value, frozen=True, kw_only=True):
     """The difficulty as judged: its kind, level (if any), base number, every modifier and
     the final value with its range's label."""
 
-    kind: str
-    level: str | None
+    kind: DifficultyKind
+    level: Level | None
     base: int
     modifiers: tuple[DifficultyModifier, ...]
     value: int
@@ -60,10 +62,10 @@ def resolve_difficulty(
     asked = request.difficulty
     if asked is None:
         return None
-    level: str | None = None
+    level: Level | None = None
     match asked:
         case StandardDifficulty():
-            level = asked.level.value
+            level = asked.level
             try:
                 base = difficulties.standard_difficulty(asked.level, asked.value, "/difficulty")
             except RulesError as error:
@@ -106,7 +108,7 @@ def resolve_difficulty(
     ]
     value = base + sum(item.value for item in modifiers)
     return ResolvedDifficulty(
-        kind=str(asked.__struct_config__.tag),
+        kind=DifficultyKind(str(asked.__struct_config__.tag)),
         level=level,
         base=base,
         modifiers=tuple(modifiers),

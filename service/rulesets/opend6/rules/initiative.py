@@ -3,7 +3,7 @@ each, highest first, ties broken by a fixed chain of keys (D15, D16)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
 from msgspec import Meta
 
@@ -27,6 +27,7 @@ from service.rulesets.opend6.rules.spec import (
 
 __all__ = [
     "TIE_KEYS",
+    "DecidedBy",
     "InitiativeEntrant",
     "InitiativePlace",
     "InitiativeRequest",
@@ -43,8 +44,11 @@ ParticipantId = Annotated[
         examples=["ana"],
     ),
 ]
-# The order's keys after the total, each highest first ("Ties/No Rolls", D16).
-TIE_KEYS = ("total", "goes_first", "acumen", "search", "agility", "dodge", "edge")
+# The order's keys: the total, then "Ties/No Rolls", each highest first (D16).
+TieKey = Literal["total", "goes_first", "acumen", "search", "agility", "dodge", "edge"]
+TIE_KEYS: tuple[TieKey, ...] = get_args(TieKey)
+# What put a place ahead of the next: a key, or nothing but the listing order.
+DecidedBy = Literal[TieKey, "listing"]
 
 
 class InitiativeEntrant(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -82,7 +86,7 @@ class InitiativePlace(Value, frozen=True, kw_only=True):
     roll: RollResult | None
     bonus_pips: int
     total: int
-    decided_by: str | None
+    decided_by: DecidedBy | None
 
 
 class InitiativeResult(Value, frozen=True, kw_only=True):
@@ -144,7 +148,7 @@ def roll_initiative(
     placed.sort(key=lambda item: (tuple(-key for key in item[0]), item[1]))
     order = []
     for position, (keys, _, entrant, roll, bonus, total) in enumerate(placed):
-        decided_by = None
+        decided_by: DecidedBy | None = None
         if position + 1 < len(placed):
             following = placed[position + 1][0]
             decided_by = next(

@@ -3,6 +3,8 @@ the initiator wins ties."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
@@ -56,7 +58,7 @@ class OpposedResult(Value, frozen=True, kw_only=True):
     initiator: OpposedSide
     resister: OpposedSide
     margin: int
-    winner: str
+    winner: Literal["initiator", "resister"]
     result_points: int
     damage_bonus: int | None
 

@@ -16,6 +16,7 @@ from service.rulesets.opend6.rules.spec import (
     MAX_DICE,
     AlternateBase,
     AttributeBase,
+    BaseType,
     EquipmentBase,
     RollKind,
     RollShape,
@@ -56,7 +57,7 @@ class BaseCode(Value, frozen=True, kw_only=True):
     """What rolls: the base's type, its code and, for the alternate-attribute option, the
     skill's adds."""
 
-    type: str
+    type: BaseType
     code: str
     adds: str | None = None
 
@@ -84,10 +85,10 @@ def _base(spec: RollShape) -> tuple[BaseCode, DieCode]:
     match base:
         case SkillBase() | AttributeBase() | EquipmentBase():
             code = code_of(base.code, "/base/code")
-            return BaseCode(type=str(base.__struct_config__.tag), code=code.text), code
+            return BaseCode(type=BaseType(str(base.__struct_config__.tag)), code=code.text), code
         case UntrainedBase():
             code = code_of(base.attribute, "/base/attribute")
-            return BaseCode(type="untrained", code=code.text), code
+            return BaseCode(type=BaseType.UNTRAINED, code=code.text), code
         case AlternateBase():
             skill = code_of(base.skill, "/base/skill")
             governing = code_of(base.governing_attribute, "/base/governing_attribute")
@@ -103,7 +104,7 @@ def _base(spec: RollShape) -> tuple[BaseCode, DieCode]:
                     (Concern(code="opend6/negative-adds", pointer="/base/skill", detail=detail),),
                 )
             code = code_of(base.attribute, "/base/attribute").plus(adds)
-            return BaseCode(type="alternate", code=code.text, adds=adds.text), code
+            return BaseCode(type=BaseType.ALTERNATE, code=code.text, adds=adds.text), code
 
 
 def _multi_action_dice(spec: RollShape) -> int:

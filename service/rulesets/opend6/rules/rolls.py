@@ -5,21 +5,23 @@ difficulty, result points and what they earn."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 import msgspec
 
 from service.kernel.dice import RandomSource, seeded
 from service.kernel.errors import Concern, RulesError
-from service.kernel.values import Value
+from service.kernel.values import Value, as_view
 from service.rulesets.opend6.rules.dice import rolled_faces, wild_die_only_faces
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.rolled_code import BaseCode, CodeStep, RolledCode, rolled_code
 from service.rulesets.opend6.rules.spec import (
-    Available,
+    AvailableView,
     CriticalFailure,
     EquipmentBase,
     Faces,
     Level,
+    RolledFaces,
     RollKind,
     RollRequest,
     RollShape,
@@ -87,7 +89,7 @@ class WildDieSummary(Value, frozen=True, kw_only=True):
 
     initial: int
     explosions: int
-    critical: str | None
+    critical: Literal["success", "failure"] | None
 
 
 class CriticalFailureTotals(Value, frozen=True, kw_only=True):
@@ -116,7 +118,7 @@ class PointsUsed(Value, frozen=True, kw_only=True):
     """Points spent on the roll, and what the character has left (when given)."""
 
     spent: PointsSpent
-    available_after: Available | None
+    available_after: AvailableView | None
 
 
 class RollResult(Value, frozen=True, kw_only=True):
@@ -141,7 +143,7 @@ class RollResult(Value, frozen=True, kw_only=True):
     related_skill_modifier: int | None
     damage_bonus: int | None
     points: PointsUsed
-    faces: Faces | None
+    faces: RolledFaces | None
     warnings: tuple[Concern, ...]
 
 
@@ -364,7 +366,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
         points=PointsUsed(
             spent=PointsSpent(character_points=cp_before + cp_after, fate_points=fate),
             available_after=(
-                Available(
+                AvailableView(
                     character_points=available.character_points - cp_before - cp_after,
                     fate_points=available.fate_points - fate,
                 )
@@ -372,7 +374,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
                 else None
             ),
         ),
-        faces=faces,
+        faces=RolledFaces.of(faces),
         warnings=(),
     )
 
@@ -404,7 +406,9 @@ def _automatic(
         damage_bonus=None,
         points=PointsUsed(
             spent=PointsSpent(character_points=0, fate_points=0),
-            available_after=request.available,
+            available_after=(
+                as_view(request.available, AvailableView) if request.available is not None else None
+            ),
         ),
         faces=None,
         warnings=(),

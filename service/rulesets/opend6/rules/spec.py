@@ -22,7 +22,9 @@ __all__ = [
     "AlternateBase",
     "AttributeBase",
     "Available",
+    "AvailableView",
     "Base",
+    "BaseType",
     "Bonus",
     "CPLimit",
     "CharacterPoints",
@@ -30,6 +32,7 @@ __all__ = [
     "DeclaredActions",
     "DerivedDifficulty",
     "Difficulty",
+    "DifficultyKind",
     "EquipmentBase",
     "Faces",
     "Level",
@@ -43,6 +46,7 @@ __all__ = [
     "RollRequest",
     "RollShape",
     "RollSpec",
+    "RolledFaces",
     "SkillBase",
     "StandardDifficulty",
     "TaskTime",
@@ -152,6 +156,16 @@ Base = Annotated[
 ]
 
 
+class BaseType(StrEnum):
+    """What rolls: the `type` of each member of :data:`Base`."""
+
+    SKILL = "skill"
+    ATTRIBUTE = "attribute"
+    UNTRAINED = "untrained"
+    ALTERNATE = "alternate"
+    EQUIPMENT = "equipment"
+
+
 class Bonus(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Extra regular dice and pips (an Advantage, a Special Ability, equipment); negative is
     a penalty. Never a Wild Die."""
@@ -197,6 +211,10 @@ class Available(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     fate_points: Annotated[int, Meta(ge=0, le=1_000_000)] = 0
 
 
+class AvailableView(Available, frozen=True, kw_only=True):
+    """A character's points (after a roll: what is left)."""
+
+
 class Faces(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Dice rolled at the table, in place of the server's: the regular dice, the Wild Die's
     chain and one chain per Character Point die."""
@@ -205,6 +223,25 @@ class Faces(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     wild: Chain | None = None
     character_points: Annotated[tuple[Chain, ...], Meta(max_length=MAX_POINTS)] = ()
     character_points_after: Annotated[tuple[Chain, ...], Meta(max_length=MAX_POINTS)] | None = None
+
+
+class RolledFaces(Faces, frozen=True, kw_only=True):
+    """Every die of a roll: the regular dice, the Wild Die's chain (always), the Character
+    Point chains bought before, and after (null: none yet). Sent back as a roll's `faces`
+    (with `character_points.after`), it spends Character Points after seeing the roll."""
+
+    wild: Chain
+
+    @classmethod
+    def of(cls, faces: Faces) -> RolledFaces:
+        """The faces of a roll once made, which always has its Wild Die."""
+        assert faces.wild is not None
+        return cls(
+            regular=faces.regular,
+            wild=faces.wild,
+            character_points=faces.character_points,
+            character_points_after=faces.character_points_after,
+        )
 
 
 class RollShape(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -300,6 +337,15 @@ Difficulty = Annotated[
     StandardDifficulty | NumberDifficulty | DerivedDifficulty | WildDieOnlyDifficulty,
     Meta(description="What the total must reach, by `kind`."),
 ]
+
+
+class DifficultyKind(StrEnum):
+    """The `kind` of each member of :data:`Difficulty`."""
+
+    STANDARD = "standard"
+    NUMBER = "number"
+    DERIVED = "derived"
+    WILD_DIE_ONLY = "wild_die_only"
 
 
 class RollRequest(RollSpec, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork, example_bodies
+from service.http.registry import Ruleset, RulesetWork
 from service.rulesets.self_conflict.api.checks import TalentCheckController
 from service.rulesets.self_conflict.api.examples import (
     CHECK_EXAMPLES,
@@ -52,8 +52,8 @@ SELF_CONFLICT = Ruleset(
     "outcomes. Stateless. Quoted names refer to the seed's headings, D-numbers to the "
     "decisions in docs/self-conflict.md.",
     examples={
-        "selfConflictCheck": example_bodies(CHECK_EXAMPLES),
-        "selfConflictCheckOdds": example_bodies(ODDS_EXAMPLES),
-        "selfConflictValidateObject": example_bodies(OBJECT_EXAMPLES),
+        "selfConflictCheck": CHECK_EXAMPLES,
+        "selfConflictCheckOdds": ODDS_EXAMPLES,
+        "selfConflictValidateObject": OBJECT_EXAMPLES,
     },
 )

@@ -6,6 +6,7 @@ from service.kernel.events import Event, event_names
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.opposed import OpposedResult
 from service.rulesets.opend6.rules.rolls import RollResult
+from service.rulesets.opend6.rules.scenes.moves import SceneMoveType
 
 __all__ = [
     "SCENE_EVENTS",
@@ -139,7 +140,7 @@ class SceneLogEntry(Value, frozen=True, kw_only=True):
     resolved roll's full result (`opposed`: both sides, when one roll opposed another)."""
 
     round: int
-    move: str
+    move: SceneMoveType
     by: str
     participant: str | None = None
     roll_id: str | None = None

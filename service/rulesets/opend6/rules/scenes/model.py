@@ -4,13 +4,14 @@ the order, each participant's round so far, and the rolls waiting for the GM."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText
+from service.rulesets.opend6.rules.initiative import DecidedBy
 from service.rulesets.opend6.rules.rolls import RollResult
 from service.rulesets.opend6.rules.spec import (
     MAX_POINTS,
@@ -141,9 +142,12 @@ class ScenePhase(StrEnum):
 
 
 class SceneOrderPlace(Value, frozen=True, kw_only=True):
+    """A place in the order: `decided_by` is the key that put it ahead of the next, `gm`
+    (named by `set_order`) or `unable` (placed last, unable when the order was set)."""
+
     participant: str
     total: int | None
-    decided_by: str | None
+    decided_by: Literal[DecidedBy, "gm", "unable"] | None
 
 
 class ScenePoints(Value, frozen=True, kw_only=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from msgspec import Meta
@@ -25,6 +26,7 @@ __all__ = [
     "SceneInitiative",
     "SceneInitiativeRoll",
     "SceneMove",
+    "SceneMoveType",
     "SceneMoveUp",
     "SceneNextRound",
     "SceneResolve",
@@ -193,3 +195,25 @@ SceneMove = Annotated[
     | SceneEnd,
     Meta(description="One move, by `type`."),
 ]
+
+
+class SceneMoveType(StrEnum):
+    """A move's `type`: the tag of each member of :data:`SceneMove`."""
+
+    INITIATIVE = "initiative"
+    SET_ORDER = "set_order"
+    DECLARE = "declare"
+    WAIT = "wait"
+    END_TURN = "end_turn"
+    ROLL = "roll"
+    SPEND_CHARACTER_POINTS = "spend_character_points"
+    RESOLVE = "resolve"
+    CLIMACTIC_FATE_POINT = "climactic_fate_point"
+    MOVE_UP = "move_up"
+    SET_ABLE = "set_able"
+    NEXT_ROUND = "next_round"
+    END_SCENE = "end_scene"
+
+    @classmethod
+    def of(cls, move: SceneMove) -> SceneMoveType:
+        return cls(str(move.__struct_config__.tag))

@@ -63,6 +63,7 @@ from service.rulesets.opend6.rules.scenes.moves import (
     SceneEndTurn,
     SceneInitiative,
     SceneMove,
+    SceneMoveType,
     SceneMoveUp,
     SceneNextRound,
     SceneResolve,
@@ -364,7 +365,7 @@ def apply(
         raise refuse("scene-ended", "The scene has ended.")
     if move.round != scene.round:
         raise refuse("wrong-round", f"The scene is at round {scene.round}, not {move.round}.")
-    entry = SceneLogEntry(round=scene.round, move=str(move.__struct_config__.tag), by=actor)
+    entry = SceneLogEntry(round=scene.round, move=SceneMoveType.of(move), by=actor)
     if participant := getattr(move, "participant", None):
         entry = msgspec.structs.replace(entry, participant=participant)
     match move:

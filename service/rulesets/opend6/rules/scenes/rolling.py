@@ -46,12 +46,14 @@ from service.rulesets.opend6.rules.scenes.model import (
 )
 from service.rulesets.opend6.rules.scenes.moves import (
     SceneClimacticFatePoint,
+    SceneMoveType,
     SceneResolve,
     SceneRoll,
     SceneSpendCharacterPoints,
 )
 from service.rulesets.opend6.rules.spec import (
     Available,
+    AvailableView,
     CharacterPoints,
     CriticalFailure,
     DeclaredActions,
@@ -266,7 +268,11 @@ def roll(
     )
     made = RollMade(round=scene.round, participant=participant.id, roll=roll_id, by=actor)
     entry = SceneLogEntry(
-        round=scene.round, move="roll", by=actor, participant=participant.id, roll_id=roll_id
+        round=scene.round,
+        move=SceneMoveType.ROLL,
+        by=actor,
+        participant=participant.id,
+        roll_id=roll_id,
     )
     if not move.resolve_now:
         return scene, (*events, made), entry
@@ -370,7 +376,7 @@ def spend_character_points(
     )
     used = PointsUsed(
         spent=RollPoints(character_points=spent, fate_points=pending.roll.points.spent.fate_points),
-        available_after=Available(
+        available_after=AvailableView(
             character_points=points.character_points, fate_points=points.fate_points
         ),
     )
@@ -460,7 +466,7 @@ def _settle(
     )
     entry = SceneLogEntry(
         round=scene.round,
-        move="resolve",
+        move=SceneMoveType.RESOLVE,
         by=actor,
         participant=pending.participant,
         roll_id=pending.id,
@@ -507,7 +513,7 @@ def _settle_opposed(
         )
     entry = SceneLogEntry(
         round=scene.round,
-        move="resolve",
+        move=SceneMoveType.RESOLVE,
         by=actor,
         participant=named.participant,
         roll_id=named.id,
