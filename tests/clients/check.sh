@@ -2,8 +2,9 @@
 # Real clients against the contract (`make client-check`): generate a Python client with
 # openapi-python-client and a TypeScript one with openapi-typescript + openapi-fetch from
 # the committed openapi/openapi.json, type-check a small VTT client on each (mypy --strict,
-# tsc strict) that resolves a check and plays a whole conflict with player tokens, then
-# serve the app and run both clients against it. A contract change that breaks a
+# tsc strict) that resolves a Bullseye check and plays a whole conflict with player
+# tokens, rolls OpenD6 dice and plays a scene with the GM's and a player's tokens, and
+# makes a Self/Conflict check, then serve the app and run both clients against it. A contract change that breaks a
 # generated client fails here.
 #
 #   tests/clients/check.sh [PROJECT_PYTHON]
@@ -136,11 +137,11 @@ done_step "python -m service on $base (embedded Redis)"
 
 step "run the Python client against $base"
 PYTHONPATH="$build/python-client" "$tools/bin/python" vtt_client.py "$base"
-done_step "python vtt_client.py: a check and a whole conflict"
+done_step "python vtt_client.py: Bullseye check + conflict, OpenD6 roll + scene, Self/Conflict"
 
 step "run the TypeScript client against $base"
 node "$build/ts-out/vtt.js" "$base"
-done_step "node vtt.js: a check and a whole conflict"
+done_step "node vtt.js: Bullseye check + conflict, OpenD6 roll + scene, Self/Conflict"
 
 stop_server
 echo

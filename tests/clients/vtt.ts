@@ -4,10 +4,13 @@
 //
 //   node build/ts-out/vtt.js http://127.0.0.1:8000
 //
-// It resolves a check, then plays the README's whole conflict (dice rolled at the table,
-// so every number is known): each participant submits with their own token in the
-// `X-Conflict-Token` header (its security scheme), the winners make the final check, a player reads
-// the conflict, the GM deletes it.
+// It resolves a Bullseye check, then plays the Bullseye guide's whole conflict (dice rolled
+// at the table, so every number is known): each participant submits with their own token
+// in the `X-Conflict-Token` header (its security scheme), the winners make the final check,
+// a player reads the conflict, the GM deletes it. Then an OpenD6 roll read through its
+// faces, an OpenD6 scene played with the GM's and a player's tokens, and a Self/Conflict
+// check: every answer field used plainly, as `tsc --strict` allows only when the schema
+// marks it required.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./build/ts/schema.js";
 
@@ -202,10 +205,159 @@ async function conflict(): Promise<void> {
   );
 }
 
+/** "Rolling Dice": devices 4D+2 doubled by a Fate Point (D6), every die from the table. */
+async function opend6Roll(): Promise<void> {
+  const roll = ok(
+    "opend6 roll",
+    await api.POST("/v1/opend6/rolls", {
+      body: {
+        base: { type: "skill", code: "4D+2" },
+        fate_point: true,
+        faces: { regular: [3, 4, 5, 2, 6, 1, 3], wild: [6, 2] },
+        difficulty: { kind: "number", value: 30 },
+      },
+    }),
+    200,
+  );
+  // `faces` is null only when nothing is rolled (an automatic success); its members never.
+  const { faces } = roll;
+  assert(faces !== null, "dice were rolled");
+  const regular = faces.regular.reduce((sum, face) => sum + face, 0);
+  const wild = faces.wild.reduce((sum, face) => sum + face, 0);
+  assert(roll.rolled_code === "8D+4" && regular === 24 && wild === 8, "8D+4: 24 + 8 + 4");
+  assert(roll.total === regular + wild + roll.pips && roll.outcome === "success", "36 against 30");
+  assert(roll.dice.filter((die) => die.role === "regular").length === 7, "seven regular dice");
+}
+
+/** A scene's token in its own header (the `sceneTokenHeader` security scheme). */
+function sceneHeader(value: string): Record<string, string> {
+  return { "X-Scene-Token": value };
+}
+
+type SceneMove =
+  paths["/v1/opend6/scenes/{scene_id}/moves"]["post"]["requestBody"]["content"]["application/json"];
+
+async function move(token: string, id: string, body: SceneMove, status = 200) {
+  const answer = await api.POST("/v1/opend6/scenes/{scene_id}/moves", {
+    params: { path: { scene_id: id } }, headers: sceneHeader(token), body,
+  });
+  return ok(`scene ${body.type}`, answer, status);
+}
+
+/** An ambush at the table's dice: the GM's and Ana's tokens, each for its own moves. */
+async function scene(): Promise<void> {
+  const created = ok(
+    "create scene",
+    await api.POST("/v1/opend6/scenes", {
+      body: {
+        name: "Ambush at the ford",
+        rules: { initiative: "rolled_per_round", dice_source: "client" },
+        players: [{ id: "ana", name: "Ana" }],
+        participants: [
+          { id: "ana-pc", name: "Ana the scout", controller: "ana", acumen: "3D", agility: "3D+1" },
+          { id: "goblins", name: "Goblin band", members: 3, acumen: "2D", agility: "2D+2" },
+        ],
+      },
+    }),
+    201,
+  );
+  const { id } = created;
+  const gm = created.tokens.gm;
+  const ana = created.tokens.players["ana"];
+  assert(ana !== undefined, "a token for Ana");
+  assert(created.phase === "initiative" && created.rules.initiative === "rolled_per_round", "rules");
+  assert(created.participants.every((p) => p.participant.action_allotment === 1), "allotment 1");
+
+  // "Initiative": each controller rolls for its own participants; Ana cannot roll the GM's.
+  const mine = await move(ana, id, {
+    type: "initiative", round: 1, rolls: [{ participant: "ana-pc", faces: { regular: [4, 4], wild: [5] } }],
+  });
+  assert(mine.scene.phase === "initiative" && mine.scene.waiting_for.join() === "gm", "waits for the GM");
+  refused(
+    "ana rolls the goblins' initiative",
+    await api.POST("/v1/opend6/scenes/{scene_id}/moves", {
+      params: { path: { scene_id: id } }, headers: sceneHeader(ana),
+      body: { type: "initiative", round: 1, rolls: [{ participant: "goblins", faces: { regular: [2], wild: [3] } }] },
+    }),
+    403,
+  );
+  const ordered = await move(gm, id, {
+    type: "initiative", round: 1, rolls: [{ participant: "goblins", faces: { regular: [2], wild: [3] } }],
+  });
+  const order = ordered.scene.order.map((place) => `${place.participant}:${place.total}`);
+  assert(order.join() === "ana-pc:13,goblins:5" && ordered.scene.current === "ana-pc", "Ana first");
+
+  // Her attack waits for the GM's judgement (D18); only the GM may resolve it.
+  await move(ana, id, { type: "declare", round: 1, participant: "ana-pc", actions: 1 });
+  const attack = await move(ana, id, {
+    type: "roll", round: 1, participant: "ana-pc",
+    spec: { base: { type: "skill", code: "4D" }, kind: "attack", faces: { regular: [6, 5, 3], wild: [2] } },
+  });
+  const [pending] = attack.scene.pending;
+  assert(pending !== undefined && pending.roll.faces?.regular.length === 3, "three regular dice pending");
+  assert(pending.roll.total === 16 && pending.move.kind === "attack", "4D: 6 + 5 + 3 + 2");
+  refused(
+    "ana resolves her own roll",
+    await api.POST("/v1/opend6/scenes/{scene_id}/moves", {
+      params: { path: { scene_id: id } }, headers: sceneHeader(ana),
+      body: { type: "resolve", round: 1, roll: pending.id },
+    }),
+    403,
+  );
+  const judged = await move(gm, id, {
+    type: "resolve", round: 1, roll: pending.id, difficulty: { kind: "standard", level: "moderate" },
+  });
+  const result = judged.result.result;
+  assert(result !== null && result.outcome === "success" && result.result_points === 1, "16 beats 15");
+  assert(result.damage_bonus === 1, "a successful attack: damage bonus ceil(1 / 5)");
+
+  // The last end_turn of the round starts round 2 by itself (initiative again).
+  await move(ana, id, { type: "end_turn", round: 1, participant: "ana-pc" });
+  const next = await move(gm, id, { type: "end_turn", round: 1, participant: "goblins" });
+  assert(next.scene.round === 2 && next.scene.phase === "initiative", "round 2 began by itself");
+  assert(next.scene.elapsed_seconds === 5, "5 s of game time");
+
+  const read = ok(
+    "ana reads the scene",
+    await api.GET("/v1/opend6/scenes/{scene_id}", {
+      params: { path: { scene_id: id } }, headers: sceneHeader(ana),
+    }),
+    200,
+  );
+  assert(read.round === 2 && read.version === 8, "version 8 after seven moves");
+  const deleted = await api.DELETE("/v1/opend6/scenes/{scene_id}", {
+    params: { path: { scene_id: id } }, headers: sceneHeader(gm),
+  });
+  assert(deleted.response.status === 204, "deleted");
+  console.log("  ok  delete scene: 204");
+}
+
+/** "Task resolution": Fairly dangerous(4), the GM's +1, a karma point, the table's dice. */
+async function selfConflict(): Promise<void> {
+  const checked = ok(
+    "self/conflict check",
+    await api.POST("/v1/self-conflict/checks", {
+      body: {
+        talent: { name: "dangerous", level: 4 },
+        conflict_modifiers: [{ label: "slippery deck", value: 1 }],
+        karma: { balance: 2, modifier: -1 },
+        faces: [3, 3, 6],
+      },
+    }),
+    200,
+  );
+  assert(checked.total === 12 && checked.outcome === "total_success", "12, a total success");
+  assert(checked.karma.balance_after === 1 && checked.talent.written === "Fairly dangerous(4)", "karma");
+  assert(checked.dice.map((die) => die.role).join() === "self,conflict,conflict_reroll", "dice roles");
+}
+
 try {
   await check();
   await conflict();
-  console.log("typescript client: a check and a whole conflict passed");
+  await opend6Roll();
+  await scene();
+  await selfConflict();
+  console.log("typescript client: a check, a conflict, an OpenD6 roll and scene, a Self/Conflict check passed");
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

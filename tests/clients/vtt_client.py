@@ -1,9 +1,12 @@
 """A small VTT client on the Python package generated from openapi/openapi.json.
 
-It resolves a check, then plays the README's whole conflict (dice rolled at the table, so
-every number is known): each participant submits with their own token (AuthenticatedClient
-sends it as ``Authorization: Bearer``), the winners make the final check, a player reads
-the conflict, the GM deletes it. Run by tests/clients/check.sh, which generates the
+It resolves a Bullseye check, then plays the Bullseye guide's whole conflict (dice rolled at
+the table, so every number is known): each participant submits with their own token
+(AuthenticatedClient sends it as ``Authorization: Bearer``), the winners make the final
+check, a player reads the conflict, the GM deletes it. Then an OpenD6 roll read through its
+faces, an OpenD6 scene played with the GM's and a player's tokens, and a Self/Conflict
+check: every answer field is used as mypy --strict types it, so a field the schema left
+optional would fail the type check. Run by tests/clients/check.sh, which generates the
 package (``tabletop_rules_service_client``), type-checks this file with ``mypy --strict``
 and runs it against the served app:
 
@@ -28,6 +31,14 @@ from tabletop_rules_service_client.api.conflicts import (
     make_outcome_check,
     submit_round_check,
 )
+from tabletop_rules_service_client.api.opend6 import (
+    opend_6_create_scene,
+    opend_6_delete_scene,
+    opend_6_get_scene,
+    opend_6_roll,
+    opend_6_scene_move,
+)
+from tabletop_rules_service_client.api.self_conflict import self_conflict_check
 from tabletop_rules_service_client.models import (
     CheckRequest,
     CheckResult,
@@ -40,6 +51,40 @@ from tabletop_rules_service_client.models import (
     DepletionSide,
     DiceSource,
     ModifierSource,
+    OpenD6CreateScene,
+    OpenD6Faces,
+    OpenD6InitiativeMethod,
+    OpenD6Level,
+    OpenD6NumberDifficulty,
+    OpenD6NumberDifficultyKind,
+    OpenD6RollKind,
+    OpenD6RollOutcome,
+    OpenD6RollRequest,
+    OpenD6RollResult,
+    OpenD6SceneCreated,
+    OpenD6SceneDeclare,
+    OpenD6SceneDeclareType,
+    OpenD6SceneDiceSource,
+    OpenD6SceneEndTurn,
+    OpenD6SceneEndTurnType,
+    OpenD6SceneInitiative,
+    OpenD6SceneInitiativeRoll,
+    OpenD6SceneInitiativeType,
+    OpenD6SceneMoveMade,
+    OpenD6SceneParticipant,
+    OpenD6ScenePhase,
+    OpenD6ScenePlayer,
+    OpenD6SceneResolve,
+    OpenD6SceneResolveType,
+    OpenD6SceneRoll,
+    OpenD6SceneRollSpec,
+    OpenD6SceneRollType,
+    OpenD6SceneRules,
+    OpenD6SceneView,
+    OpenD6SkillBase,
+    OpenD6SkillBaseType,
+    OpenD6StandardDifficulty,
+    OpenD6StandardDifficultyKind,
     OppositionSpec,
     Outcome,
     OutcomeCheck,
@@ -51,6 +96,12 @@ from tabletop_rules_service_client.models import (
     Quality,
     QualityType,
     Round,
+    SelfConflictGmModifier,
+    SelfConflictKarma,
+    SelfConflictOutcome,
+    SelfConflictTalent,
+    SelfConflictTalentCheckRequest,
+    SelfConflictTalentCheckResult,
     Side,
     Situational,
     SubmissionAccepted,
@@ -231,12 +282,193 @@ def conflict(base_url: str) -> None:
         expect("read deleted conflict", gone, HTTPStatus.NOT_FOUND, Problem)
 
 
+def opend6_roll(base_url: str) -> None:
+    """ "Rolling Dice": devices 4D+2 doubled by a Fate Point (D6), every die from the table."""
+    body = OpenD6RollRequest(
+        base=OpenD6SkillBase(type_=OpenD6SkillBaseType.SKILL, code="4D+2"),
+        fate_point=True,
+        faces=OpenD6Faces(regular=[3, 4, 5, 2, 6, 1, 3], wild=[6, 2]),
+        difficulty=OpenD6NumberDifficulty(kind=OpenD6NumberDifficultyKind.NUMBER, value=30),
+    )
+    with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
+        roll = expect(
+            "opend6 roll",
+            opend_6_roll.sync_detailed(client=client, body=body),
+            HTTPStatus.OK,
+            OpenD6RollResult,
+        )
+    # `faces` is null only when nothing is rolled (an automatic success); its members never.
+    assert roll.faces is not None, roll
+    regular, wild = sum(roll.faces.regular), sum(roll.faces.wild)
+    assert (roll.rolled_code, regular, wild) == ("8D+4", 24, 8), roll.faces
+    assert roll.total == regular + wild + roll.pips == 36, roll.total
+    assert roll.outcome == OpenD6RollOutcome.SUCCESS, roll.outcome
+
+
+def scene_move(
+    base_url: str,
+    token: str,
+    scene_id: str,
+    body: OpenD6SceneInitiative
+    | OpenD6SceneDeclare
+    | OpenD6SceneRoll
+    | OpenD6SceneResolve
+    | OpenD6SceneEndTurn,
+    status: HTTPStatus = HTTPStatus.OK,
+) -> OpenD6SceneMoveMade | Problem:
+    """One move of the scene with ``token``: the move made (200) or its refusal."""
+    kind: type[OpenD6SceneMoveMade | Problem] = (
+        OpenD6SceneMoveMade if status == HTTPStatus.OK else Problem
+    )
+    with AuthenticatedClient(base_url=base_url, token=token, raise_on_unexpected_status=True) as c:
+        response = opend_6_scene_move.sync_detailed(scene_id, client=c, body=body)
+    return expect(f"scene {body.type_.value}", response, status, kind)
+
+
+def made(answer: OpenD6SceneMoveMade | Problem) -> OpenD6SceneMoveMade:
+    assert isinstance(answer, OpenD6SceneMoveMade), answer
+    return answer
+
+
+def scene(base_url: str) -> None:
+    """An ambush at the table's dice: the GM's and Ana's tokens, each for its own moves."""
+    body = OpenD6CreateScene(
+        name="Ambush at the ford",
+        rules=OpenD6SceneRules(
+            initiative=OpenD6InitiativeMethod.ROLLED_PER_ROUND,
+            dice_source=OpenD6SceneDiceSource.CLIENT,
+        ),
+        players=[OpenD6ScenePlayer(id="ana", name="Ana")],
+        participants=[
+            OpenD6SceneParticipant(
+                id="ana-pc", name="Ana the scout", controller="ana", acumen="3D", agility="3D+1"
+            ),
+            OpenD6SceneParticipant(
+                id="goblins", name="Goblin band", members=3, acumen="2D", agility="2D+2"
+            ),
+        ],
+    )
+    with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
+        created = expect(
+            "create scene",
+            opend_6_create_scene.sync_detailed(client=client, body=body),
+            HTTPStatus.CREATED,
+            OpenD6SceneCreated,
+        )
+    sid, gm, ana = created.id, created.tokens.gm, created.tokens.players["ana"]
+    assert created.phase == OpenD6ScenePhase.INITIATIVE, created.phase
+    assert created.rules.initiative == OpenD6InitiativeMethod.ROLLED_PER_ROUND, created.rules
+    assert [p.participant.action_allotment for p in created.participants] == [1, 1]
+
+    def initiative(participant: str, regular: list[int], wild: list[int]) -> OpenD6SceneInitiative:
+        roll = OpenD6SceneInitiativeRoll(
+            participant=participant, faces=OpenD6Faces(regular=regular, wild=wild)
+        )
+        return OpenD6SceneInitiative(
+            type_=OpenD6SceneInitiativeType.INITIATIVE, round_=1, rolls=[roll]
+        )
+
+    # "Initiative": each controller rolls for its own participants; Ana cannot roll the GM's.
+    mine = made(scene_move(base_url, ana, sid, initiative("ana-pc", [4, 4], [5])))
+    assert mine.scene.waiting_for == ["gm"], mine.scene.waiting_for
+    scene_move(base_url, ana, sid, initiative("goblins", [2], [3]), HTTPStatus.FORBIDDEN)
+    ordered = made(scene_move(base_url, gm, sid, initiative("goblins", [2], [3])))
+    order = [(place.participant, place.total) for place in ordered.scene.order]
+    assert order == [("ana-pc", 13), ("goblins", 5)], order
+    assert ordered.scene.current == "ana-pc", ordered.scene.current
+
+    # Her attack waits for the GM's judgement (D18); only the GM may resolve it.
+    declare = OpenD6SceneDeclare(
+        type_=OpenD6SceneDeclareType.DECLARE, round_=1, participant="ana-pc", actions=1
+    )
+    scene_move(base_url, ana, sid, declare)
+    attack = OpenD6SceneRoll(
+        type_=OpenD6SceneRollType.ROLL,
+        round_=1,
+        participant="ana-pc",
+        spec=OpenD6SceneRollSpec(
+            base=OpenD6SkillBase(type_=OpenD6SkillBaseType.SKILL, code="4D"),
+            kind=OpenD6RollKind.ATTACK,
+            faces=OpenD6Faces(regular=[6, 5, 3], wild=[2]),
+        ),
+    )
+    rolled = made(scene_move(base_url, ana, sid, attack))
+    (pending,) = rolled.scene.pending
+    assert pending.roll.faces is not None, pending
+    assert len(pending.roll.faces.regular) == 3, pending
+    assert (pending.roll.total, pending.move.kind) == (16, OpenD6RollKind.ATTACK), pending
+    resolve = OpenD6SceneResolve(
+        type_=OpenD6SceneResolveType.RESOLVE,
+        round_=1,
+        roll=pending.id,
+        difficulty=OpenD6StandardDifficulty(
+            kind=OpenD6StandardDifficultyKind.STANDARD, level=OpenD6Level.MODERATE
+        ),
+    )
+    scene_move(base_url, ana, sid, resolve, HTTPStatus.FORBIDDEN)
+    judged = made(scene_move(base_url, gm, sid, resolve))
+    result = judged.result.result
+    assert result is not None, judged.result
+    assert result.outcome == OpenD6RollOutcome.SUCCESS, result
+    assert (result.result_points, result.damage_bonus) == (1, 1), result
+
+    # The last end_turn of the round starts round 2 by itself (initiative again).
+    def end_turn(participant: str) -> OpenD6SceneEndTurn:
+        return OpenD6SceneEndTurn(
+            type_=OpenD6SceneEndTurnType.END_TURN, round_=1, participant=participant
+        )
+
+    scene_move(base_url, ana, sid, end_turn("ana-pc"))
+    following = made(scene_move(base_url, gm, sid, end_turn("goblins")))
+    assert (following.scene.round_, following.scene.phase) == (2, OpenD6ScenePhase.INITIATIVE)
+    assert following.scene.elapsed_seconds == 5, following.scene.elapsed_seconds
+
+    with AuthenticatedClient(base_url=base_url, token=ana, raise_on_unexpected_status=True) as c:
+        view = expect(
+            "ana reads the scene",
+            opend_6_get_scene.sync_detailed(sid, client=c),
+            HTTPStatus.OK,
+            OpenD6SceneView,
+        )
+    assert (view.round_, view.version) == (2, 8), (view.round_, view.version)
+    with AuthenticatedClient(base_url=base_url, token=gm, raise_on_unexpected_status=True) as c:
+        deleted = opend_6_delete_scene.sync_detailed(sid, client=c)
+    assert deleted.status_code == HTTPStatus.NO_CONTENT, deleted.content
+    print("  ok  delete scene: 204")
+
+
+def self_conflict(base_url: str) -> None:
+    """ "Task resolution": Fairly dangerous(4), the GM's +1, a karma point, the table's dice."""
+    body = SelfConflictTalentCheckRequest(
+        talent=SelfConflictTalent(name="dangerous", level=4),
+        conflict_modifiers=[SelfConflictGmModifier(label="slippery deck", value=1)],
+        karma=SelfConflictKarma(balance=2, modifier=-1),
+        faces=[3, 3, 6],
+    )
+    with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
+        checked = expect(
+            "self/conflict check",
+            self_conflict_check.sync_detailed(client=client, body=body),
+            HTTPStatus.OK,
+            SelfConflictTalentCheckResult,
+        )
+    assert (checked.total, checked.outcome) == (12, SelfConflictOutcome.TOTAL_SUCCESS), checked
+    assert checked.karma.balance_after == 1, checked.karma
+    assert checked.talent.written == "Fairly dangerous(4)", checked.talent
+    assert [die.role.value for die in checked.dice] == ["self", "conflict", "conflict_reroll"]
+
+
 def main() -> None:
     """Run against the URL given as the first argument."""
     base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
     check(base_url)
     conflict(base_url)
-    print("python client: a check and a whole conflict passed")
+    opend6_roll(base_url)
+    scene(base_url)
+    self_conflict(base_url)
+    print(
+        "python client: a check, a conflict, an OpenD6 roll and scene, a Self/Conflict check passed"
+    )
 
 
 if __name__ == "__main__":
