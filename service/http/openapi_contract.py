@@ -16,7 +16,7 @@ import msgspec
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["HEADERS", "complete_contract", "schema_refs"]
+__all__ = ["HEADERS", "complete_contract", "omits_defaults", "schema_refs"]
 
 _HEADER_REF = "#/components/headers/"
 _SCHEMA_REF = "#/components/schemas/"
@@ -95,7 +95,7 @@ def complete_contract(
                 operation[key] = _clean(operation[key])
     schemas = components.get("schemas", {})
     _type_enums(schemas)
-    _shape_defaults(document, schemas, _omits_defaults(struct_types))
+    _shape_defaults(document, schemas, omits_defaults(struct_types))
 
 
 def _operations(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -208,7 +208,7 @@ def _reachable(roots: set[str], schemas: dict[str, Any]) -> set[str]:
     return seen
 
 
-def _omits_defaults(struct_types: Iterable[type[msgspec.Struct]]) -> set[str]:
+def omits_defaults(struct_types: Iterable[type[msgspec.Struct]]) -> set[str]:
     """Names of the published Structs that leave fields at their default out of answers."""
     infos = msgspec.inspect.multi_type_info(list(struct_types))
     found: set[str] = set()

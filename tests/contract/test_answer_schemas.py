@@ -17,13 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 from jsonschema_rs import Draft202012Validator
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.http.openapi import schema_types
+from service.http.openapi_contract import omits_defaults, schema_refs
+from service.rulesets import RULESETS
 from service.settings import Settings
 from tests.support.examples import PLAYS, STATELESS, Answer, play, post_example
 
@@ -38,18 +39,6 @@ _REF = "#/components/schemas/"
 ALWAYS_PRESENT_HERE: dict[tuple[str, str], str] = {}
 
 
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(_REF):
-            yield ref.removeprefix(_REF)
-        for value in node.values():
-            yield from _refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
-
-
 def _reachable(roots: set[str]) -> set[str]:
     seen: set[str] = set()
     todo = list(roots)
@@ -57,7 +46,7 @@ def _reachable(roots: set[str]) -> set[str]:
         name = todo.pop()
         if name not in seen:
             seen.add(name)
-            todo.extend(_refs(SCHEMAS[name]))
+            todo.extend(schema_refs(SCHEMAS[name]))
     return seen
 
 
@@ -73,10 +62,10 @@ REQUESTS = _reachable(
         name
         for operation in _operations()
         for part in (operation.get("requestBody", {}), operation.get("parameters", []))
-        for name in _refs(part)
+        for name in schema_refs(part)
     }
 )
-ANSWERS = _reachable({name for op in _operations() for name in _refs(op["responses"])})
+ANSWERS = _reachable({name for op in _operations() for name in schema_refs(op["responses"])})
 
 
 def _optional(name: str) -> list[str]:
@@ -232,25 +221,10 @@ def test_every_answer_matches_its_published_schema(answers: list[Answer]) -> Non
 
 
 def _omits_defaults() -> set[str]:
-    """Names of the published Structs that leave a field at its default out."""
-    found: set[str] = set()
-    todo = list(msgspec.inspect.multi_type_info(schema_types(create_app(_SETTINGS))))
-    seen: set[int] = set()
-    while todo:
-        info = todo.pop()
-        if id(info) in seen:
-            continue
-        seen.add(id(info))
-        if isinstance(info, msgspec.inspect.StructType):
-            if info.cls.__struct_config__.omit_defaults:
-                found.add(info.cls.__name__)
-            todo.extend(field.type for field in info.fields)
-        for name in ("item_type", "key_type", "value_type", "type"):
-            if isinstance(nested := getattr(info, name, None), msgspec.inspect.Type):
-                todo.append(nested)
-        for name in ("types", "item_types"):
-            todo.extend(getattr(info, name, ()) or ())
-    return found
+    """Published names of the Structs that leave a field at its default out (a ruleset's
+    own are published with its prefix)."""
+    names = omits_defaults(schema_types(create_app(_SETTINGS)))
+    return {prefix + name for name in names for prefix in {r.schema_prefix for r in RULESETS}}
 
 
 _SETTINGS = Settings(redis_url="redis://unused")
