@@ -35,7 +35,8 @@ class HoldingProxy:
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(64)
-        self.url = f"redis://127.0.0.1:{self._listener.getsockname()[1]}/0"
+        self.port = int(self._listener.getsockname()[1])
+        self.url = f"redis://127.0.0.1:{self.port}/0"
         self._lock = threading.Lock()
         self._armed: tuple[bytes, float] | None = None
         self._dropping: bytes | None = None
@@ -56,6 +57,14 @@ class HoldingProxy:
         with self._lock:
             self._dropping = marker
 
+    def cut(self) -> None:
+        """Close every connection open now, as a network fault would; new ones still pass
+        (the proxy forwards any TCP service: an HTTP server's clients reconnect too)."""
+        with self._lock:
+            opened, self._open = self._open, []
+        for conn in opened:
+            _close(conn)
+
     def close(self) -> None:
         self._running = False
         self._listener.close()
@@ -69,7 +78,8 @@ class HoldingProxy:
             except OSError:
                 return
             server = _upstream(self._redis_url)
-            self._open += [client, server]
+            with self._lock:
+                self._open += [client, server]
             held_until = [0.0]
             threading.Thread(
                 target=self._requests, args=(client, server, held_until), daemon=True
