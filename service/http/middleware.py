@@ -247,7 +247,8 @@ class RequestShell:
                 refusal = problem_response(
                     "rate-limited",
                     f"More than {decision.limit} requests in the window; retry in "
-                    f"{max(1, decision.reset_seconds)} s.",
+                    f"{decision.retry_after} s.",
+                    headers={"Retry-After": str(decision.retry_after)},
                 )
                 asgi_response: Any = refusal.to_asgi_response(app=None, request=None)  # type: ignore[arg-type]
                 await asgi_response(scope, receive, send_with_id)
