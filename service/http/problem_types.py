@@ -108,6 +108,16 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Idempotency-Key is also bound to the participant who first sent it.",
         ),
         _type(
+            "cors-refused",
+            403,
+            "Cross-origin call refused",
+            "A browser's preflight for a call from a page of another origin was refused: "
+            "the origin is not in CORS_ORIGINS (or CORS_ORIGINS is empty), or the method or "
+            "a request header is not one the service takes. `errors` names each refusal "
+            "(`origin-not-allowed`, `method-not-allowed`, `header-not-allowed`) and the "
+            "preflight header it read.",
+        ),
+        _type(
             "concurrent-update",
             409,
             "Concurrent update",
