@@ -206,6 +206,7 @@ class RequestShell:
         status = 500
         started_answer = False
         logged = False
+        head = scope.get("method") == "HEAD"
         limiter: RateLimiter | None = scope["app"].state.rate_limiter
         decision = await self._rate_decision(limiter, scope) if limiter else None
         added = [
@@ -246,6 +247,10 @@ class RequestShell:
 
         async def send_with_id(message: Message) -> None:
             nonlocal status, started_answer
+            if head and message["type"] == "http.response.body":
+                # A HEAD answer is the GET answer's status and headers (Content-Length
+                # included), never its body, whatever the route or server.
+                message = {**message, "body": b""}
             if message["type"] == "http.response.start":
                 started_answer = True
                 if status == CLIENT_ABORT_STATUS:

@@ -86,7 +86,10 @@ def complete_contract(
         # Optional, so declared once for the document: openapi-python-client makes any
         # operation with its own security list demand an AuthenticatedClient.
         document["security"] = [{}, {"apiKey": []}, {"apiKeyBearer": []}]
-    for path, operation in _operations(document):
+    for path, method, operation in _operations_by_method(document):
+        if method == "head":  # as the GET, without a body
+            for response in operation["responses"].values():
+                response.pop("content", None)
         if path.startswith("/v1/"):
             security = _security(operation.get("security", []), schemes, api_keys)
             if security:
@@ -108,10 +111,17 @@ def complete_contract(
 
 
 def _operations(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, _, operation in _operations_by_method(document):
+        yield path, operation
+
+
+def _operations_by_method(
+    document: dict[str, Any],
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
     for path, item in document["paths"].items():
-        for operation in item.values():
+        for method, operation in item.items():
             if isinstance(operation, dict) and "responses" in operation:
-                yield path, operation
+                yield path, method, operation
 
 
 def _problem(description: str) -> dict[str, Any]:
