@@ -11,7 +11,6 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from litestar import Litestar, Router
-from litestar.config.cors import CORSConfig
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import Provide
 from litestar.exceptions import NotFoundException
@@ -20,6 +19,7 @@ from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
+from service.http.cors import CorsPolicy
 from service.http.keys import ApiKeyGuard, key_hashes
 from service.http.middleware import RequestShell
 from service.http.openapi import openapi_document, openapi_json
@@ -113,28 +113,6 @@ def _hidden(*_: Any) -> None:
     raise NotFoundException
 
 
-def _cors(settings: Settings) -> CORSConfig | None:
-    origins = [origin.strip() for origin in settings.cors_origins.split(",") if origin.strip()]
-    if not origins:
-        return None
-    return CORSConfig(
-        allow_origins=origins,
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=[
-            "Authorization",
-            "Content-Type",
-            "Idempotency-Key",
-            "If-Match",
-            "Last-Event-ID",
-            "X-API-Key",
-            "X-Conflict-Token",
-            "X-Request-ID",
-        ],
-        expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
-        max_age=600,
-    )
-
-
 def create_app(
     settings: Settings | None = None,
     *,
@@ -149,6 +127,7 @@ def create_app(
     """
     settings = settings or Settings.from_env()
     configure_logging(settings)
+    cors = CorsPolicy.from_setting(settings.cors_origins)
 
     @asynccontextmanager
     async def redis_client(app: Litestar) -> AsyncIterator[None]:
@@ -229,7 +208,7 @@ def create_app(
         },
         exception_handlers={Exception: handle_exception},
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
-        cors_config=_cors(settings),
+        cors_config=cors.config,
         lifespan=[redis_client],
         on_startup=[
             publish_openapi,
@@ -306,7 +285,10 @@ def create_app(
         debug=False,
     )
     app.asgi_handler = RequestShell(
-        app.asgi_handler, key_hashes=hashes, body_read_seconds=settings.body_read_timeout_seconds
+        app.asgi_handler,
+        key_hashes=hashes,
+        body_read_seconds=settings.body_read_timeout_seconds,
+        cors=cors,
     )
     return app
 

@@ -24,8 +24,10 @@ from service.logging import log_request
 from service.metrics import RATE_LIMITED, observe_request
 
 if TYPE_CHECKING:
+    from litestar.response import Response
     from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
+    from service.http.cors import CorsPolicy
     from service.http.ratelimit import Decision, RateLimiter
 
 __all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell"]
@@ -143,12 +145,20 @@ class RequestShell:
     limited per key, any other per client address. The rate limiter is made in the app's
     lifespan and read from the app's state. ``body_read_seconds``: how long after its
     headers a request's whole body may take to arrive (servers bound only the headers).
+    ``cors``: which pages of other origins may call; a preflight it refuses is answered
+    here, with a problem.
     """
 
     def __init__(
-        self, app: ASGIApp, *, key_hashes: tuple[str, ...], body_read_seconds: float
+        self,
+        app: ASGIApp,
+        *,
+        key_hashes: tuple[str, ...],
+        body_read_seconds: float,
+        cors: CorsPolicy,
     ) -> None:
         self._app = app
+        self._cors = cors
         self._key_hashes = frozenset(key_hashes)
         self._body_read_seconds = body_read_seconds
         self._deadlines = BodyDeadlines(body_read_seconds)
@@ -170,6 +180,16 @@ class RequestShell:
         client = scope.get("client")
         return await limiter.decide(identity_of(key_digest, client[0] if client else None))
 
+    def _cors_refusal(self, scope: Scope) -> Response[bytes] | None:
+        """The problem answering a CORS preflight that may not go ahead (None: it may, or
+        this OPTIONS is no preflight)."""
+        headers = {
+            name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]
+        }
+        if "origin" not in headers or "access-control-request-method" not in headers:
+            return None
+        return self._cors.refusal(headers)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
             await self._app(scope, receive, send)
@@ -186,6 +206,7 @@ class RequestShell:
         status = 500
         started_answer = False
         logged = False
+        head = scope.get("method") == "HEAD"
         limiter: RateLimiter | None = scope["app"].state.rate_limiter
         decision = await self._rate_decision(limiter, scope) if limiter else None
         added = [
@@ -226,6 +247,10 @@ class RequestShell:
 
         async def send_with_id(message: Message) -> None:
             nonlocal status, started_answer
+            if head and message["type"] == "http.response.body":
+                # A HEAD answer is the GET answer's status and headers (Content-Length
+                # included), never its body, whatever the route or server.
+                message = {**message, "body": b""}
             if message["type"] == "http.response.start":
                 started_answer = True
                 if status == CLIENT_ABORT_STATUS:
@@ -241,16 +266,19 @@ class RequestShell:
             await send(message)
 
         try:
+            if scope.get("method") == "OPTIONS" and (refusal := self._cors_refusal(scope)):
+                await _answer(refusal, scope, receive, send_with_id)
+                return
             if decision is not None and not decision.allowed:
                 scope["path_template"] = _route_of(scope)
                 RATE_LIMITED.labels(scope["path_template"]).inc()
                 refusal = problem_response(
                     "rate-limited",
                     f"More than {decision.limit} requests in the window; retry in "
-                    f"{max(1, decision.reset_seconds)} s.",
+                    f"{decision.retry_after} s.",
+                    headers={"Retry-After": str(decision.retry_after)},
                 )
-                asgi_response: Any = refusal.to_asgi_response(app=None, request=None)  # type: ignore[arg-type]
-                await asgi_response(scope, receive, send_with_id)
+                await _answer(refusal, scope, receive, send_with_id)
                 return
             await self._app(scope, receive_watching, send_with_id)
         finally:
@@ -258,3 +286,9 @@ class RequestShell:
             REQUEST_ID.reset(token)
             if status == CLIENT_ABORT_STATUS:
                 CLIENT_GONE.set(False)
+
+
+async def _answer(response: Response[bytes], scope: Scope, receive: Receive, send: Send) -> None:
+    """Send a response made here, before (instead of) the app."""
+    asgi_response: Any = response.to_asgi_response(app=None, request=None)  # type: ignore[arg-type]
+    await asgi_response(scope, receive, send)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
@@ -41,7 +43,11 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "integer", "minimum": 0},
     },
     "Retry-After": {
-        "description": "Seconds to wait before retrying.",
+        "description": "Seconds to wait before retrying, on every answer a retry can cure: "
+        "429 `rate-limited`; 503 `store-unavailable`, `state-store-full`, `too-many-streams`; "
+        "409 `concurrent-update` (a lost compare-and-set) and `request-in-flight` (the "
+        "Idempotency-Key's first request still running). A 409 a retry cannot cure (a rule "
+        "conflict such as `wrong-round`, or `session-full`) carries none.",
         "schema": {"type": "integer", "minimum": 1},
     },
     "ETag": {
@@ -54,6 +60,9 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "format": "uri-reference"},
     },
 }
+
+# The statuses of the problems a retry can cure (service.http.problem_types.RETRY_AFTER).
+_RETRY_STATUSES = {str(PROBLEM_TYPES[code].status) for code in RETRY_AFTER}
 
 _SHELL_STATUSES = {
     "401": "API_KEYS is set and the request carries none of them (`api-key-required`), or "
@@ -77,7 +86,10 @@ def complete_contract(
         # Optional, so declared once for the document: openapi-python-client makes any
         # operation with its own security list demand an AuthenticatedClient.
         document["security"] = [{}, {"apiKey": []}, {"apiKeyBearer": []}]
-    for path, operation in _operations(document):
+    for path, method, operation in _operations_by_method(document):
+        if method == "head":  # as the GET, without a body
+            for response in operation["responses"].values():
+                response.pop("content", None)
         if path.startswith("/v1/"):
             security = _security(operation.get("security", []), schemes, api_keys)
             if security:
@@ -99,10 +111,17 @@ def complete_contract(
 
 
 def _operations(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path, _, operation in _operations_by_method(document):
+        yield path, operation
+
+
+def _operations_by_method(
+    document: dict[str, Any],
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
     for path, item in document["paths"].items():
-        for operation in item.values():
+        for method, operation in item.items():
             if isinstance(operation, dict) and "responses" in operation:
-                yield path, operation
+                yield path, method, operation
 
 
 def _problem(description: str) -> dict[str, Any]:
@@ -143,7 +162,7 @@ def _declare_headers(operation: dict[str, Any], *, limited: bool) -> None:
         names = ["X-Request-ID", *headers]
         if limited:
             names += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
-        if status in ("429", "503"):
+        if status in _RETRY_STATUSES:
             names.append("Retry-After")
         if etag and (status < "3" or status == "304"):
             names.append("ETag")

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Annotated, Any, Literal
 
-from litestar import Controller, get
+from litestar import Controller, HttpMethod, get, route
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
@@ -84,30 +84,44 @@ DOCS_HTML = """<!doctype html>
 """
 
 
+def _get_or_head(name: str) -> Callable[..., str]:
+    """Operation ids for a route answering GET and HEAD: ``get<name>``, ``head<name>``."""
+
+    def operation_id(_handler: Any, method: str, _path: Any) -> str:
+        return f"head{name}" if method == HttpMethod.HEAD else f"get{name}"
+
+    return operation_id
+
+
 class OperationsController(Controller):
     """Health, readiness, documentation."""
 
     tags = ["operations"]
 
-    @get(
+    @route(
         "/healthz",
-        operation_id="getHealth",
+        http_method=[HttpMethod.GET, HttpMethod.HEAD],
+        operation_id=_get_or_head("Health"),
         summary="Liveness: the process answers",
+        description="Never touches Redis. HEAD answers as GET does, without the body.",
         sync_to_thread=False,
     )
     def healthz(self) -> Health:
         """Never touches Redis."""
         return Health(status="ok")
 
-    @get(
+    @route(
         "/readyz",
-        operation_id="getReadiness",
+        http_method=[HttpMethod.GET, HttpMethod.HEAD],
+        operation_id=_get_or_head("Readiness"),
         summary="Readiness: Redis answers",
+        description="503 with Retry-After while Redis is unreachable (`store-unavailable`) "
+        "or refuses writes for its maxmemory (`state-store-full`). HEAD answers as GET "
+        "does, without the body.",
         responses=problem_responses(503),
     )
     async def readyz(self, readiness: Readiness, settings: NamedDependency[Settings]) -> Health:
-        """503 with Retry-After while Redis is unreachable (``store-unavailable``) or
-        refuses writes for its maxmemory (``state-store-full``)."""
+        """Redis's condition, by a tiny expiring write."""
         condition = await readiness()
         retry_after = {"Retry-After": str(settings.redis_retry_after_seconds)}
         if condition == "full":

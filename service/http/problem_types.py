@@ -11,7 +11,7 @@ from service.kernel.values import Value
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["PROBLEM_TYPES", "ProblemType", "problem_type", "register_problems"]
+__all__ = ["PROBLEM_TYPES", "RETRY_AFTER", "ProblemType", "problem_type", "register_problems"]
 
 
 class ProblemType(Value, frozen=True, kw_only=True):
@@ -110,16 +110,28 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Idempotency-Key is also bound to the participant who first sent it.",
         ),
         _type(
+            "cors-refused",
+            403,
+            "Cross-origin call refused",
+            "A browser's preflight for a call from a page of another origin was refused: "
+            "the origin is not in CORS_ORIGINS (or CORS_ORIGINS is empty), or the method or "
+            "a request header is not one the service takes. `errors` names each refusal "
+            "(`origin-not-allowed`, `method-not-allowed`, `header-not-allowed`) and the "
+            "preflight header it read.",
+        ),
+        _type(
             "concurrent-update",
             409,
             "Concurrent update",
-            "Too many clients changed the conflict at the same moment; retry.",
+            "Too many clients changed the session at the same moment (or a new session's "
+            "id was taken): nothing was written; retry after Retry-After seconds.",
         ),
         _type(
             "request-in-flight",
             409,
             "Request in flight",
-            "The first request with this Idempotency-Key has not finished; retry shortly.",
+            "The first request with this Idempotency-Key has not finished; retry after "
+            "Retry-After seconds to get its answer.",
         ),
         _type(
             "session-full",
@@ -171,6 +183,20 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "answer. Operators: raise maxmemory or lower session TTLs.",
         ),
     )
+}
+
+
+# The problems a retry can cure, and how many seconds to wait unless the raiser names its
+# own wait (the state store's REDIS_RETRY_AFTER_SECONDS, the rate limit's window). Their
+# answers always carry Retry-After and no other answer does, rule conflicts included
+# (service.http.problems.problem_response applies it to every problem).
+RETRY_AFTER: dict[str, int] = {
+    "concurrent-update": 1,  # a lost compare-and-set: the next try reads the new version
+    "request-in-flight": 1,  # the first request with the key is about to finish
+    "rate-limited": 1,
+    "store-unavailable": 2,
+    "state-store-full": 2,
+    "too-many-streams": 2,
 }
 
 

@@ -23,7 +23,7 @@ from service.http.errors import (
     TooManyStreams,
     UnreadableBodyError,
 )
-from service.http.problem_types import PROBLEM_TYPES
+from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
 from service.http.validation import UNKNOWN, InvalidBodyError, Violation, explain, explain_parameter
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
@@ -103,7 +103,9 @@ def problem_response(
     extensions: Mapping[str, object] | None = None,
 ) -> Response[bytes]:
     """A problem+json response of the catalogued type ``code``; ``extensions`` add members
-    (RFC 9457 §3.2) beside the standard ones, never over them."""
+    (RFC 9457 §3.2) beside the standard ones, never over them. ``Retry-After`` is the
+    catalog's to decide (:data:`RETRY_AFTER`): kept from ``headers`` or added for a problem
+    a retry can cure, dropped from any other."""
     kind = PROBLEM_TYPES[code]
     problem = Problem(
         type=kind.type,
@@ -123,8 +125,21 @@ def problem_response(
         content=content,
         status_code=kind.status,
         media_type=PROBLEM_MEDIA_TYPE,
-        headers=headers,
+        headers=_with_retry_after(code, headers),
     )
+
+
+def _with_retry_after(code: str, headers: dict[str, str] | None) -> dict[str, str] | None:
+    named = None
+    others: dict[str, str] = {}
+    for name, value in (headers or {}).items():
+        if name.lower() == "retry-after":
+            named = value
+        else:
+            others[name] = value
+    if (wait := RETRY_AFTER.get(code)) is not None:
+        others["Retry-After"] = named or str(wait)
+    return others or None
 
 
 _MISSING_PARAMETER = re.compile(r"parameter '(?P<name>[^']+)'")

@@ -50,15 +50,17 @@ class Decision:
     reset_seconds: int
 
     def headers(self) -> list[tuple[bytes, bytes]]:
-        """``RateLimit-Limit/Remaining/Reset`` (and ``Retry-After`` when refused)."""
-        headers = [
+        """``RateLimit-Limit/Remaining/Reset``, on every answer it counted."""
+        return [
             (b"ratelimit-limit", str(self.limit).encode()),
             (b"ratelimit-remaining", str(self.remaining).encode()),
             (b"ratelimit-reset", str(self.reset_seconds).encode()),
         ]
-        if not self.allowed:
-            headers.append((b"retry-after", str(max(1, self.reset_seconds)).encode()))
-        return headers
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds until a refused request may be sent again: the window's reset."""
+        return max(1, self.reset_seconds)
 
 
 class RateLimiter:

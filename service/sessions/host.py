@@ -127,6 +127,27 @@ class SessionHost:
             )
         return cast("bytes", role).decode()
 
+    async def token_role(
+        self, spec: SessionSpec[Any], session_id: str, request: Request[Any, Any, Any]
+    ) -> str:
+        """The role the request's token opens in the session (401 without one, before the
+        session is looked up; 404 for an unknown session), reading only its tokens."""
+        engine = self.engine(spec)
+        engine.require_token(request)
+        access = await engine.store.load_access(session_id)
+        if access is None:
+            raise NotFoundException(
+                detail=f"No {spec.kind.kind} '{session_id}' (unknown or expired)."
+            )
+        return engine.role(request, access)
+
+    async def stream_ticket(
+        self, spec: SessionSpec[Any], session_id: str, request: Request[Any, Any, Any]
+    ) -> StreamTicket:
+        """A ticket to the session's event stream for the request's token, as its role."""
+        role = await self.token_role(spec, session_id, request)
+        return await self.issue_ticket(spec.kind, session_id, role)
+
     async def event_stream(
         self,
         spec: SessionSpec[Any],
@@ -141,14 +162,7 @@ class SessionHost:
         if ticket is not None:
             await self.ticket_role(spec.kind, session_id, ticket)
         else:
-            engine = self.engine(spec)
-            engine.require_token(request)
-            access = await engine.store.load_access(session_id)
-            if access is None:
-                raise NotFoundException(
-                    detail=f"No {spec.kind.kind} '{session_id}' (unknown or expired)."
-                )
-            engine.role(request, access)
+            await self.token_role(spec, session_id, request)
         return event_stream_response(
             self.reader(spec),
             session_id,

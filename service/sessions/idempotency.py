@@ -177,8 +177,7 @@ def replay(held: bytes, request: IdempotencyRecord) -> Response[bytes]:
         raise IdempotencyKeyReused(detail="This Idempotency-Key came with another body.")
     if held[:1] == PENDING:
         raise RequestInFlight(
-            detail="The first request with this Idempotency-Key is still running; retry shortly.",
-            headers={"Retry-After": "1"},
+            detail="The first request with this Idempotency-Key is still running; retry shortly."
         )
     return Response(
         first.body,

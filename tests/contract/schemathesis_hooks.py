@@ -13,11 +13,17 @@ from typing import Any
 
 import schemathesis
 
-# The conflict the test created before the run, for operations the config points at it.
+# The conflict and scene the test created before the run, for operations the config points
+# at them.
 _TOKENS: dict[str, str] = {
     os.environ["SCHEMATHESIS_CONFLICT_ID"]: os.environ["SCHEMATHESIS_CONFLICT_TOKEN"],
     os.environ["SCHEMATHESIS_SCENE_ID"]: os.environ["SCHEMATHESIS_SCENE_TOKEN"],
 }
+# Those two must outlive the run: the stateful phase may reach their ids through links
+# inferred from answers that carry them (a move's `scene.id`), and a DELETE with their
+# token would leave every later request the config points at them a 404. It goes
+# without a token instead (401).
+_KEPT = frozenset(_TOKENS)
 
 
 _CREATES = {"createConflict", "opend6CreateScene"}
@@ -38,7 +44,10 @@ def after_call(context: Any, case: Any, response: Any) -> None:
 class ConflictToken:
     def get(self, case: Any, context: Any) -> str | None:
         parameters = case.path_parameters or {}
-        return _TOKENS.get(parameters.get("conflict_id") or parameters.get("scene_id") or "")
+        session = parameters.get("conflict_id") or parameters.get("scene_id") or ""
+        if case.method.upper() == "DELETE" and session in _KEPT:
+            return None
+        return _TOKENS.get(session)
 
     def set(self, case: Any, data: str | None, context: Any) -> None:
         if data:

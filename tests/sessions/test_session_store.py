@@ -81,6 +81,7 @@ def test_a_session_past_its_byte_ceiling_is_refused_whole_and_left_as_it_was(
                 break
         problem = assert_problem(answer, 409, "session-full")
         assert "65536" in problem["detail"]
+        assert "retry-after" not in answer.headers  # no retry cures it
         assert 1 < number < 100
         read = client.get(path, headers=gm)
         assert read.headers["etag"] == f'"{number}"'  # the refused round changed nothing

@@ -4,6 +4,9 @@ The service talks to Redis through it. ``hold_reply_to(marker, seconds)`` arms i
 command whose bytes contain ``marker`` goes through to Redis (which runs it), but its reply
 is held for ``seconds`` — past the client's socket timeout — and then the connection is
 dropped. That is what a lost reply looks like to the service: a timeout after the write.
+``delay_next`` holds a command back before Redis sees it (a slow network or a busy Redis),
+and ``before_each`` lets another client act first every time a command passes (a writer
+that always wins the race).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import contextlib
 import socket
 import threading
 import time
+from collections.abc import Callable
 from urllib.parse import urlparse
 
 __all__ = ["HoldingProxy"]
@@ -35,12 +39,17 @@ class HoldingProxy:
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(64)
-        self.url = f"redis://127.0.0.1:{self._listener.getsockname()[1]}/0"
+        self.port = int(self._listener.getsockname()[1])
+        self.url = f"redis://127.0.0.1:{self.port}/0"
         self._lock = threading.Lock()
         self._armed: tuple[bytes, float] | None = None
         self._dropping: bytes | None = None
+        self._delaying: tuple[bytes, float] | None = None
+        self._before: tuple[bytes, Callable[[], object]] | None = None
         self.dropped = 0  # commands dropped on their way so far
         self.held = 0  # replies held back so far
+        self.delayed = 0  # commands held back on their way so far
+        self.preceded = 0  # commands another client's action went before, so far
         self._open: list[socket.socket] = []
         self._running = True
         threading.Thread(target=self._accept, daemon=True).start()
@@ -56,6 +65,25 @@ class HoldingProxy:
         with self._lock:
             self._dropping = marker
 
+    def delay_next(self, marker: bytes, seconds: float) -> None:
+        """Hold the next command containing ``marker`` for ``seconds`` before Redis sees it."""
+        with self._lock:
+            self._delaying = (marker, seconds)
+
+    def before_each(self, marker: bytes, action: Callable[[], object] | None) -> None:
+        """Run ``action`` (another client's command, say) before each command containing
+        ``marker`` reaches Redis; ``None`` stops it."""
+        with self._lock:
+            self._before = None if action is None else (marker, action)
+
+    def cut(self) -> None:
+        """Close every connection open now, as a network fault would; new ones still pass
+        (the proxy forwards any TCP service: an HTTP server's clients reconnect too)."""
+        with self._lock:
+            opened, self._open = self._open, []
+        for conn in opened:
+            _close(conn)
+
     def close(self) -> None:
         self._running = False
         self._listener.close()
@@ -69,7 +97,8 @@ class HoldingProxy:
             except OSError:
                 return
             server = _upstream(self._redis_url)
-            self._open += [client, server]
+            with self._lock:
+                self._open += [client, server]
             held_until = [0.0]
             threading.Thread(
                 target=self._requests, args=(client, server, held_until), daemon=True
@@ -89,6 +118,19 @@ class HoldingProxy:
                     held[0] = time.monotonic() + self._armed[1]
                     self._armed = None
                     self.held += 1
+                delay = 0.0
+                if self._delaying is not None and self._delaying[0] in data:
+                    delay = self._delaying[1]
+                    self._delaying = None
+                    self.delayed += 1
+                action = None
+                if self._before is not None and self._before[0] in data:
+                    action = self._before[1]
+                    self.preceded += 1
+            if delay:
+                time.sleep(delay)
+            if action is not None:
+                action()
             try:
                 server.sendall(data)
             except OSError:

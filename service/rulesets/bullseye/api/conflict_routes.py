@@ -15,7 +15,7 @@ from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
-from litestar.response import Response, Stream
+from litestar.response import Response
 
 from service.http.body import StrictJson
 from service.http.context import new_id
@@ -61,24 +61,21 @@ from service.rulesets.bullseye.rules.conflicts import (
 )
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, Step, etag
-from service.sessions.host import StreamTicket, session_host
+from service.sessions.host import session_host
 from service.sessions.params import (
     CREATED_HEADERS,
     VERSION_HEADERS,
     IdempotencyKey,
     IfMatch,
     IfNoneMatch,
-    LastEventId,
-    StreamTicketParam,
 )
+from service.sessions.routes import stream_routes
 
-__all__ = ["CREATED_LINKS", "ConflictController"]
+__all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
 
 # A token is required: as the bearer credential, or in the X-Conflict-Token header (which
 # leaves Authorization free for a bearer API key).
 TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {"conflictTokenHeader": []}]
-# An event stream may be opened with a ticket (a query parameter) instead of a token.
-TOKEN_OR_TICKET: list[dict[str, list[str]]] = [*TOKEN_REQUIRED, {}]
 ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
 _json = msgspec.json.Encoder()
 
@@ -124,6 +121,19 @@ def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Con
     return Decision(applied, 202, accepted)
 
 
+# The conflict's event stream and its stream tickets, as every kind of session has them.
+CONFLICT_STREAMS = stream_routes(
+    CONFLICTS,
+    path="/conflicts",
+    id_parameter="conflict_id",
+    security=TOKEN_REQUIRED,
+    tags=["conflicts"],
+    ticket_operation_id="createStreamTicket",
+    events_operation_id="streamConflictEvents",
+    events=CONFLICT_EVENTS,
+)
+
+
 def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
     return {
         "operationId": operation_id,
@@ -142,20 +152,9 @@ CREATED_LINKS = {
         "requestBody": {"participant": "gm"},
     },
     "MakeOutcomeCheck": _to("makeOutcomeCheck"),
-    "CreateStreamTicket": _to("createStreamTicket"),
     "DeleteConflict": _to("deleteConflict"),
+    **CONFLICT_STREAMS.links(),
 }
-
-_EVENTS_DESCRIPTION = (
-    "`text/event-stream` of "
-    + ", ".join(f"`{name}`" for name in CONFLICT_EVENTS)
-    + ", each with an `id:` (but `conflict.expired`). Reconnect with `Last-Event-ID` to "
-    "resume without missing any. Keep-alives are comment lines. The stream ends after "
-    "`conflict.closed` (the GM deleted it) or `conflict.expired` (its time ran out). "
-    "A browser's EventSource, which cannot send headers, passes a stream ticket instead: "
-    "`?ticket=` (see `createStreamTicket`). A worker holds at most `SSE_MAX_CONNECTIONS` "
-    "streams; past that, 503."
-)
 
 
 class ConflictController(Controller):
@@ -485,50 +484,3 @@ class ConflictController(Controller):
         stored = await conflicts.load(conflict_id)
         may_end(conflicts.role(request, stored.access))
         await conflicts.delete(conflict_id, ConflictClosed())
-
-    @post(
-        "/{conflict_id:str}/events/tickets",
-        operation_id="createStreamTicket",
-        security=TOKEN_REQUIRED,
-        summary="A ticket for the conflict's event stream",
-        description="Any token of the conflict may ask. The ticket opens "
-        "`GET …/events?ticket=<ticket>` as the same participant for `expires_in` seconds "
-        "(`STREAM_TICKET_SECONDS`), so a browser's EventSource connects without a token in "
-        "its URL; it opens no other route and no other conflict.",
-        status_code=201,
-        responses=problem_responses(400, 401, 404, 503),
-    )
-    async def stream_ticket(
-        self,
-        conflict_id: ConflictId,
-        request: Request[Any, Any, Any],
-    ) -> StreamTicket:
-        """Issue a ticket."""
-        host = session_host(request)
-        conflicts = host.engine(CONFLICTS)
-        conflicts.require_token(request)
-        stored = await conflicts.load(conflict_id)
-        role = conflicts.role(request, stored.access)
-        ticket: StreamTicket = await host.issue_ticket(CONFLICTS.kind, conflict_id, role)
-        return ticket
-
-    @get(
-        "/{conflict_id:str}/events",
-        operation_id="streamConflictEvents",
-        security=TOKEN_OR_TICKET,
-        summary="Server-sent events of the conflict",
-        description=_EVENTS_DESCRIPTION,
-        responses=problem_responses(400, 401, 404, 503),
-        media_type="text/event-stream",
-    )
-    async def events(
-        self,
-        conflict_id: ConflictId,
-        request: Request[Any, Any, Any],
-        last_event_id: LastEventId = None,
-        ticket: StreamTicketParam = None,
-    ) -> Stream:
-        """Stream the conflict's events."""
-        return await session_host(request).event_stream(
-            CONFLICTS, conflict_id, request, last_event_id=last_event_id, ticket=ticket
-        )

@@ -8,7 +8,11 @@ from litestar.openapi.spec import Tag
 from service.http.registry import Ruleset, RulesetWork
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
-from service.rulesets.bullseye.api.conflict_routes import CREATED_LINKS, ConflictController
+from service.rulesets.bullseye.api.conflict_routes import (
+    CONFLICT_STREAMS,
+    CREATED_LINKS,
+    ConflictController,
+)
 from service.rulesets.bullseye.api.examples import (
     BATCH_EXAMPLES,
     BULLSEYE_PLAYS,
@@ -34,6 +38,7 @@ BULLSEYE = Ruleset(
             CheckController,
             CharacterController,
             ConflictController,
+            CONFLICT_STREAMS.router,
             ConditionController,
             TableController,
         ],

@@ -26,9 +26,28 @@ from service.rulesets.opend6.api.rolls import (
     OpposedController,
     RollController,
 )
-from service.rulesets.opend6.api.scenes import SCENE_LINKS, SceneController
+from service.rulesets.opend6.api.scenes import (
+    SCENE_LINKS,
+    SCENES,
+    TOKEN_REQUIRED,
+    SceneController,
+)
+from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS
+from service.sessions.routes import stream_routes
 
-__all__ = ["OPEND6"]
+__all__ = ["OPEND6", "SCENE_STREAMS"]
+
+# A scene's event stream and its stream tickets, as every kind of session has them.
+SCENE_STREAMS = stream_routes(
+    SCENES,
+    path="/scenes",
+    id_parameter="scene_id",
+    security=TOKEN_REQUIRED,
+    tags=["opend6"],
+    ticket_operation_id="opend6SceneStreamTicket",
+    events_operation_id="opend6SceneEvents",
+    events=SCENE_EVENTS,
+)
 
 
 OPEND6 = Ruleset(
@@ -48,6 +67,7 @@ OPEND6 = Ruleset(
             DieCodeController,
             OpenD6TableController,
             SceneController,
+            SCENE_STREAMS.router,
         ],
     ),
     schema_prefix="OpenD6",
@@ -64,7 +84,7 @@ OPEND6 = Ruleset(
     "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
     "the seed's headings, D-numbers to the decisions in docs/opend6.md.",
     stateful=("scene",),
-    links={"opend6CreateScene": SCENE_LINKS},
+    links={"opend6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links()}},
     examples={
         "opend6Roll": ROLL_EXAMPLES,
         "opend6DieCodes": DIE_CODE_EXAMPLES,

@@ -10,7 +10,7 @@ from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
-from litestar.response import Response, Stream
+from litestar.response import Response
 from msgspec import Meta
 
 from service.http.body import StrictJson
@@ -26,7 +26,7 @@ from service.rulesets.opend6.api.scene_views import (
     SceneRulesView,
     pending_view,
 )
-from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS, SceneClosed, SceneLogEntry
+from service.rulesets.opend6.rules.scenes.events import SceneClosed, SceneLogEntry
 from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
     MAX_PARTICIPANTS,
@@ -51,11 +51,9 @@ from service.sessions.params import (
     IdempotencyKey,
     IfMatch,
     IfNoneMatch,
-    LastEventId,
-    StreamTicketParam,
 )
 
-__all__ = ["SCENES", "SceneController"]
+__all__ = ["SCENES", "TOKEN_REQUIRED", "SceneController"]
 
 SCENES = SessionSpec(
     kind=SessionKind("opend6", "scene"),
@@ -440,27 +438,3 @@ class SceneController(Controller):
         stored = await scenes.load(scene_id)
         require_gm(scenes.role(request, stored.access), "delete the scene")
         await scenes.delete(scene_id, SceneClosed())
-
-    @get(
-        "/{scene_id:str}/events",
-        operation_id="opend6SceneEvents",
-        security=[*TOKEN_REQUIRED, {}],
-        summary="Server-sent events of the scene",
-        description="`text/event-stream` of "
-        + ", ".join(f"`{name}`" for name in SCENE_EVENTS)
-        + ", each with an `id:` (but `scene.expired`); reconnect with `Last-Event-ID`. "
-        "Keep-alives are comments. A browser passes `?ticket=` instead of a token.",
-        responses=problem_responses(400, 401, 404, 503),
-        media_type="text/event-stream",
-    )
-    async def events(
-        self,
-        scene_id: SceneIdParam,
-        request: Request[Any, Any, Any],
-        last_event_id: LastEventId = None,
-        ticket: StreamTicketParam = None,
-    ) -> Stream:
-        """Stream the scene's events."""
-        return await session_host(request).event_stream(
-            SCENES, scene_id, request, last_event_id=last_event_id, ticket=ticket
-        )

@@ -1,0 +1,105 @@
+"""Stream tickets for every kind of session, from the shared engine (ARCHITECTURE.md
+"Sessions": "accepts a short-lived stream ticket so a browser's EventSource can connect"):
+each kind declares its spec and gets `POST …/events/tickets` beside `GET …/events`, alike —
+the service run as its own process, as a user starts it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from service.app import published_openapi
+from service.rulesets import RULESETS
+from service.settings import Settings
+from tests.support.problems import assert_problem
+from tests.support.session_kinds import KINDS, Kind
+from tests.support.sse import read_sse
+
+IDS = [f"{kind.ruleset}-{kind.kind}" for kind in KINDS]
+DOCUMENT: dict[str, Any] = json.loads(published_openapi(Settings()))
+
+
+def test_every_kind_of_session_the_registry_lists_is_tried_here() -> None:
+    """A new kind (the travelogue's chase, …) must join KINDS, and so these tests."""
+    listed = {(ruleset.id, kind) for ruleset in RULESETS for kind in ruleset.stateful}
+    assert listed == {(kind.ruleset, kind.kind) for kind in KINDS}
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_every_event_stream_is_published_with_its_ticket_route_and_links(kind: Kind) -> None:
+    paths = DOCUMENT["paths"]
+    (item,) = (p for p in paths if p.startswith(kind.collection + "/{") and p.endswith("/events"))
+    events, ticket = paths[item]["get"], paths[item + "/tickets"]["post"]
+    assert events["security"] == [*ticket["security"], {}]  # a ticket instead of a token
+    created = ticket["responses"]["201"]["content"]["application/json"]["schema"]
+    assert created == {"$ref": "#/components/schemas/StreamTicket"}
+    assert f"`{ticket['operationId']}`" in events["description"]
+    links = paths[kind.collection]["post"]["responses"]["201"]["links"]
+    linked = {link["operationId"] for link in links.values()}
+    assert {ticket["operationId"], events["operationId"]} <= linked
+
+
+def test_the_conflicts_published_ticket_operation_is_kept() -> None:
+    """Generated clients call it by this id, at this path."""
+    operation = DOCUMENT["paths"]["/v1/conflicts/{conflict_id}/events/tickets"]["post"]
+    assert operation["operationId"] == "createStreamTicket"
+    assert [p["name"] for p in operation["parameters"]] == ["conflict_id"]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_a_ticket_opens_the_stream_without_a_token(served_url: str, kind: Kind) -> None:
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        session = kind.create(client)
+        issued = client.post(f"{session.path}/events/tickets", headers=session.player)
+        assert issued.status_code == 201, issued.text
+        ticket = issued.json()
+        assert set(ticket) == {"ticket", "expires_in"}
+        assert ticket["expires_in"] == 60  # STREAM_TICKET_SECONDS
+        assert session.player["Authorization"].split()[1] not in ticket["ticket"]
+        assert kind.player_move(client, session).status_code in (200, 202)
+        # No Authorization header, as a browser's EventSource sends none.
+        with client.stream(
+            "GET", f"{session.path}/events", params={"ticket": ticket["ticket"]}
+        ) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            (event,) = read_sse(stream, 1)
+    assert event["event"] == kind.event
+    assert event["id"]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_only_a_token_of_the_session_gets_a_ticket(served_url: str, kind: Kind) -> None:
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        session = kind.create(client)
+        tickets = f"{session.path}/events/tickets"
+        assert_problem(client.post(tickets), 401, "unauthorized")
+        assert_problem(client.post(tickets, headers=_bearer("nope")), 401, "unauthorized")
+        unknown = f"{kind.collection}/no-such/events/tickets"
+        assert_problem(client.post(unknown, headers=session.gm), 404, "not-found")
+
+
+def test_a_ticket_opens_only_its_own_sessions_stream(served_url: str) -> None:
+    """Not another session of its kind, nor one of another kind, nor any other route."""
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        sessions = [(kind, kind.create(client)) for kind in KINDS for _ in range(2)]
+        tickets = {
+            session.path: client.post(f"{session.path}/events/tickets", headers=session.gm).json()[
+                "ticket"
+            ]
+            for _, session in sessions
+        }
+        for (_, holder), (_, other) in itertools.permutations(sessions, 2):
+            answer = client.get(f"{other.path}/events", params={"ticket": tickets[holder.path]})
+            assert_problem(answer, 401, "unauthorized")
+        for _, session in sessions:
+            read = client.get(session.path, params={"ticket": tickets[session.path]})
+            assert_problem(read, 401, "unauthorized")
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
