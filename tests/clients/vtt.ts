@@ -206,7 +206,7 @@ async function conflict(): Promise<void> {
 }
 
 /** "Rolling Dice": devices 4D+2 doubled by a Fate Point (D6), every die from the table. */
-async function opend6Roll(): Promise<void> {
+async function openD6Roll(): Promise<void> {
   const roll = ok(
     "opend6 roll",
     await api.POST("/v1/opend6/rolls", {
@@ -354,7 +354,7 @@ async function selfConflict(): Promise<void> {
 try {
   await check();
   await conflict();
-  await opend6Roll();
+  await openD6Roll();
   await scene();
   await selfConflict();
   console.log("typescript client: a check, a conflict, an OpenD6 roll and scene, a Self/Conflict check passed");

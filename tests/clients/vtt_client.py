@@ -32,11 +32,11 @@ from tabletop_rules_service_client.api.conflicts import (
     submit_round_check,
 )
 from tabletop_rules_service_client.api.opend6 import (
-    opend_6_create_scene,
-    opend_6_delete_scene,
-    opend_6_get_scene,
-    opend_6_roll,
-    opend_6_scene_move,
+    open_d6_create_scene,
+    open_d6_delete_scene,
+    open_d6_get_scene,
+    open_d6_roll,
+    open_d6_scene_move,
 )
 from tabletop_rules_service_client.api.self_conflict import self_conflict_check
 from tabletop_rules_service_client.models import (
@@ -293,7 +293,7 @@ def opend6_roll(base_url: str) -> None:
     with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
         roll = expect(
             "opend6 roll",
-            opend_6_roll.sync_detailed(client=client, body=body),
+            open_d6_roll.sync_detailed(client=client, body=body),
             HTTPStatus.OK,
             OpenD6RollResult,
         )
@@ -321,7 +321,7 @@ def scene_move(
         OpenD6SceneMoveMade if status == HTTPStatus.OK else Problem
     )
     with AuthenticatedClient(base_url=base_url, token=token, raise_on_unexpected_status=True) as c:
-        response = opend_6_scene_move.sync_detailed(scene_id, client=c, body=body)
+        response = open_d6_scene_move.sync_detailed(scene_id, client=c, body=body)
     return expect(f"scene {body.type_.value}", response, status, kind)
 
 
@@ -351,7 +351,7 @@ def scene(base_url: str) -> None:
     with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
         created = expect(
             "create scene",
-            opend_6_create_scene.sync_detailed(client=client, body=body),
+            open_d6_create_scene.sync_detailed(client=client, body=body),
             HTTPStatus.CREATED,
             OpenD6SceneCreated,
         )
@@ -426,13 +426,13 @@ def scene(base_url: str) -> None:
     with AuthenticatedClient(base_url=base_url, token=ana, raise_on_unexpected_status=True) as c:
         view = expect(
             "ana reads the scene",
-            opend_6_get_scene.sync_detailed(sid, client=c),
+            open_d6_get_scene.sync_detailed(sid, client=c),
             HTTPStatus.OK,
             OpenD6SceneView,
         )
     assert (view.round_, view.version) == (2, 8), (view.round_, view.version)
     with AuthenticatedClient(base_url=base_url, token=gm, raise_on_unexpected_status=True) as c:
-        deleted = opend_6_delete_scene.sync_detailed(sid, client=c)
+        deleted = open_d6_delete_scene.sync_detailed(sid, client=c)
     assert deleted.status_code == HTTPStatus.NO_CONTENT, deleted.content
     print("  ok  delete scene: 204")
 

@@ -26,7 +26,7 @@ _TOKENS: dict[str, str] = {
 _KEPT = frozenset(_TOKENS)
 
 
-_CREATES = {"createConflict", "opend6CreateScene"}
+_CREATES = {"createConflict", "openD6CreateScene"}
 
 
 @schemathesis.hook

@@ -81,3 +81,14 @@ def test_a_rename_follows_refs_discriminator_mappings_and_titles() -> None:
     assert schemas["GameRoll"]["discriminator"]["mapping"] == {"die": ref + "GameDie"}
     body = renamed["paths"]["/v1/game/rolls"]["post"]["requestBody"]["content"]["j"]
     assert body["schema"] == {"$ref": ref + "GameRoll"}
+
+
+def test_every_operation_id_of_a_later_game_starts_with_its_prefix() -> None:
+    """A generated client names its functions after operation ids: `openD6Roll` reads
+    `open_d6_roll`, beside the `open_d6_roll_request` model."""
+    for ruleset in RULESETS:
+        if not ruleset.schema_prefix:
+            continue
+        start = ruleset.schema_prefix[0].lower() + ruleset.schema_prefix[1:]
+        strays = [op for op, _, _ in ruleset.operations() if not op.startswith(start)]
+        assert strays == [], ruleset.id

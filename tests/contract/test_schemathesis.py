@@ -85,7 +85,7 @@ def run_schemathesis(
             "--exclude-operation-id",
             "streamConflictEvents",
             "--exclude-operation-id",
-            "opend6SceneEvents",
+            "openD6SceneEvents",
             *extra,
         ],
         cwd=workdir,  # its crash cache and reports stay out of the work tree

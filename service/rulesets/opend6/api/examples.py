@@ -513,7 +513,7 @@ MOVE_EXAMPLES = [
 def _step(example: Example, role: str = "gm", **shows: Any) -> PlayStep:
     """A move; ``shows`` names members of the answer's scene (``current="goblins"``)."""
     return PlayStep(
-        operation_id="opend6SceneMove",
+        operation_id="openD6SceneMove",
         example=example,
         role=role,
         shows={f"/scene/{name}": value for name, value in shows.items()},
@@ -523,7 +523,7 @@ def _step(example: Example, role: str = "gm", **shows: Any) -> PlayStep:
 SCENE_PLAYS = (
     ExamplePlay(
         summary="An ambush at the table's dice, two rounds",
-        create_operation="opend6CreateScene",
+        create_operation="openD6CreateScene",
         create=SCENE_EXAMPLES[0],
         steps=(
             _step(A_INITIATIVE_ANA, "ana"),
@@ -544,9 +544,9 @@ SCENE_PLAYS = (
             _step(A_ATTACK_ANA_2, "ana"),
             _step(A_RESOLVE_ANA_2, pending=[]),
             _step(A_END_SCENE, status="ended", waiting_for=[]),
-            PlayStep(operation_id="opend6GetScene", role="ana", shows={"/status": "ended"}),
+            PlayStep(operation_id="openD6GetScene", role="ana", shows={"/status": "ended"}),
             PlayStep(
-                operation_id="opend6SceneRound",
+                operation_id="openD6SceneRound",
                 role="ana",
                 path={"number": 1},
                 shows={"/moves/10/move": "end_turn", "/moves/10/by": "gm"},
@@ -555,7 +555,7 @@ SCENE_PLAYS = (
     ),
     ExamplePlay(
         summary="A duel in the GM's order, on the server's dice",
-        create_operation="opend6CreateScene",
+        create_operation="openD6CreateScene",
         create=SCENE_EXAMPLES[1],
         steps=(
             _step(D_SET_ORDER, current="bo-pc"),

@@ -123,7 +123,7 @@ class DieCodeController(Controller):
 
     @post(
         "/",
-        operation_id="opend6DieCodes",
+        operation_id="openD6DieCodes",
         summary="Add, double and subtract die codes",
         description=_DIE_CODES_DESCRIPTION,
         dto=StrictJson[DieCodeRequest],
@@ -203,7 +203,7 @@ class OpenD6TableController(Controller):
 
     @get(
         "/",
-        operation_id="opend6Tables",
+        operation_id="openD6Tables",
         summary="Every OpenD6 reference table",
         description="Difficulties (D8, D9), rushing and preparing (D11), Character Point "
         "limits (D7) and alternate attributes (D12), each tagged by `name`.",
@@ -215,7 +215,7 @@ class OpenD6TableController(Controller):
 
     @get(
         "/{name:str}",
-        operation_id="opend6Table",
+        operation_id="openD6Table",
         summary="One OpenD6 reference table",
         description="`name` is one of: " + ", ".join(f"`{n}`" for n in OPEND6_TABLES) + ".",
         sync_to_thread=False,

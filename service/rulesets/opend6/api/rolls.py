@@ -84,7 +84,7 @@ class RollController(Controller):
 
     @post(
         "/",
-        operation_id="opend6Roll",
+        operation_id="openD6Roll",
         summary="Roll a die code",
         description=_ROLL_DESCRIPTION,
         dto=StrictJson[RollRequest],
@@ -108,9 +108,9 @@ class OpposedController(Controller):
 
     @post(
         "/",
-        operation_id="opend6Opposed",
+        operation_id="openD6Opposed",
         summary="An opposed roll",
-        description='"Opposed Difficulties": each side rolls as `opend6Roll` rolls (no '
+        description='"Opposed Difficulties": each side rolls as `openD6Roll` rolls (no '
         "`difficulty`); each side's handicap is its unskilled modifier plus its generic "
         "`modifiers` (D17). `margin` = (initiator total − handicap) − (resister total − "
         "handicap); the initiator wins when it is 0 or more (ties go to the initiator). "
@@ -138,7 +138,7 @@ class InitiativeController(Controller):
 
     @post(
         "/",
-        operation_id="opend6Initiative",
+        operation_id="openD6Initiative",
         summary="Roll initiative and order the participants",
         description='"Initiative": each participant rolls its Acumen (kind `initiative`: no '
         "multi-action penalty, no Fate Point, `character_points` dice allowed, the Wild Die "
@@ -165,7 +165,7 @@ class InitiativeController(Controller):
 
 
 _ODDS_DESCRIPTION = """\
-The exact odds of a roll before it is made — the `opend6Roll` body less `faces` and `seed`
+The exact odds of a roll before it is made — the `openD6Roll` body less `faces` and `seed`
 (Character Points before and after are pooled). Computed as fractions, never simulated:
 the Wild Die and each Character Point die explode without bound, and the service sums that
 infinite series exactly (docs/opend6.md, "How the odds are computed").
@@ -194,7 +194,7 @@ class OddsController(Controller):
 
     @post(
         "/rolls/odds",
-        operation_id="opend6RollOdds",
+        operation_id="openD6RollOdds",
         summary="Exact odds of a roll",
         description=_ODDS_DESCRIPTION,
         dto=StrictJson[OddsRequest],
@@ -209,12 +209,12 @@ class OddsController(Controller):
 
     @post(
         "/opposed/odds",
-        operation_id="opend6OpposedOdds",
+        operation_id="openD6OpposedOdds",
         summary="Exact odds of an opposed roll",
         description="P(initiator wins) = Σ over the resister's totals b of P(B = b) · P(A ≥ "
         "b + the initiator's handicap − the resister's) (D17; ties to the initiator), summed "
         "over the resister's listing; `max_error` is the mass cut off beyond it "
-        "(≤ 10⁻¹²). Each side is an `opend6RollOdds` body without a difficulty.",
+        "(≤ 10⁻¹²). Each side is an `openD6RollOdds` body without a difficulty.",
         dto=StrictJson[OpposedOddsRequest],
         return_dto=None,
         status_code=200,

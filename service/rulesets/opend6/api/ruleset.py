@@ -44,8 +44,8 @@ SCENE_STREAMS = stream_routes(
     id_parameter="scene_id",
     security=TOKEN_REQUIRED,
     tags=["opend6"],
-    ticket_operation_id="opend6SceneStreamTicket",
-    events_operation_id="opend6SceneEvents",
+    ticket_operation_id="openD6SceneStreamTicket",
+    events_operation_id="openD6SceneEvents",
     events=SCENE_EVENTS,
 )
 
@@ -84,14 +84,14 @@ OPEND6 = Ruleset(
     "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
     "the seed's headings, D-numbers to the decisions in docs/opend6.md.",
     stateful=("scene",),
-    links={"opend6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links()}},
+    links={"openD6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links()}},
     examples={
-        "opend6Roll": ROLL_EXAMPLES,
-        "opend6DieCodes": DIE_CODE_EXAMPLES,
-        "opend6RollOdds": ODDS_EXAMPLES,
-        "opend6Opposed": OPPOSED_EXAMPLES,
-        "opend6OpposedOdds": OPPOSED_ODDS_EXAMPLES,
-        "opend6Initiative": INITIATIVE_EXAMPLES,
+        "openD6Roll": ROLL_EXAMPLES,
+        "openD6DieCodes": DIE_CODE_EXAMPLES,
+        "openD6RollOdds": ODDS_EXAMPLES,
+        "openD6Opposed": OPPOSED_EXAMPLES,
+        "openD6OpposedOdds": OPPOSED_ODDS_EXAMPLES,
+        "openD6Initiative": INITIATIVE_EXAMPLES,
     },
     plays=SCENE_PLAYS,
 )

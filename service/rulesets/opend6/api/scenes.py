@@ -264,7 +264,7 @@ def _created_links() -> dict[str, Any]:
             "description": "With a token of the scene (`tokens` in this answer).",
         }
 
-    return {"GetScene": to("opend6GetScene"), "MakeMove": to("opend6SceneMove")}
+    return {"GetScene": to("openD6GetScene"), "MakeMove": to("openD6SceneMove")}
 
 
 SCENE_LINKS = _created_links()
@@ -278,7 +278,7 @@ class SceneController(Controller):
 
     @post(
         "/",
-        operation_id="opend6CreateScene",
+        operation_id="openD6CreateScene",
         response_headers=CREATED_HEADERS,
         summary="Start a scene",
         description="The GM's rules (initiative method, Critical-Failure option, CP limit, "
@@ -336,7 +336,7 @@ class SceneController(Controller):
 
     @get(
         "/{scene_id:str}",
-        operation_id="opend6GetScene",
+        operation_id="openD6GetScene",
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The scene as it stands",
@@ -364,7 +364,7 @@ class SceneController(Controller):
 
     @get(
         "/{scene_id:str}/rounds/{number:int}",
-        operation_id="opend6SceneRound",
+        operation_id="openD6SceneRound",
         security=TOKEN_REQUIRED,
         summary="A round's log",
         description="Every move of round `number`, in order, with each resolved roll's full "
@@ -387,7 +387,7 @@ class SceneController(Controller):
 
     @post(
         "/{scene_id:str}/moves",
-        operation_id="opend6SceneMove",
+        operation_id="openD6SceneMove",
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Make a move",
@@ -425,7 +425,7 @@ class SceneController(Controller):
 
     @delete(
         "/{scene_id:str}",
-        operation_id="opend6DeleteScene",
+        operation_id="openD6DeleteScene",
         security=TOKEN_REQUIRED,
         summary="End and remove the scene (GM)",
         status_code=204,

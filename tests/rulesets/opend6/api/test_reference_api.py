@@ -190,8 +190,8 @@ def test_the_reference_problem_types_are_resolvable(client: TestClient) -> None:
 def test_the_operations_are_published_with_their_decisions(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     die_codes = paths[DIE_CODES]["post"]
-    assert die_codes["operationId"] == "opend6DieCodes"
+    assert die_codes["operationId"] == "openD6DieCodes"
     assert die_codes["tags"] == ["opend6"]
     assert all(f"D{n}" in die_codes["description"] for n in (1, 3, 8, 9))
-    assert paths[TABLES]["get"]["operationId"] == "opend6Tables"
-    assert paths[f"{TABLES}/{{name}}"]["get"]["operationId"] == "opend6Table"
+    assert paths[TABLES]["get"]["operationId"] == "openD6Tables"
+    assert paths[f"{TABLES}/{{name}}"]["get"]["operationId"] == "openD6Table"

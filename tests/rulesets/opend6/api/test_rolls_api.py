@@ -107,7 +107,7 @@ def test_the_ruleset_is_listed(client: TestClient) -> None:
     rulesets = client.get("/v1/rulesets").json()["rulesets"]
     opend6 = next(r for r in rulesets if r["id"] == "opend6")
     assert opend6["route_prefix"] == "/v1/opend6"
-    assert {"opend6Roll", "opend6Opposed", "opend6Initiative"} <= set(opend6["operations"])
+    assert {"openD6Roll", "openD6Opposed", "openD6Initiative"} <= set(opend6["operations"])
 
 
 def test_the_odds_of_a_roll_are_exact_fractions_to_12_decimals(client: TestClient) -> None:
