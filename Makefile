@@ -18,6 +18,10 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 # Use $(PYTHON) (a system interpreter), never download one.
 export UV_PYTHON_DOWNLOADS := never
+# Bytecode for the installed packages, compiled once at install: where the environment sets
+# PYTHONDONTWRITEBYTECODE, every process would otherwise compile each module it imports,
+# and a test run starts about a hundred (served apps, Schemathesis, workers).
+export UV_COMPILE_BYTECODE := 1
 UV_SYNC := $(UV) sync --locked --quiet --no-default-groups
 # One stamp per level. A sync is exact (it removes what the level does not list), so the
 # runtime sync drops the dev stamp; the dev sync includes the runtime and stamps both.
