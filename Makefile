@@ -46,7 +46,7 @@ SYSTEM_INSTALL ?= auto
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
 	@echo "make lint           ruff, mypy --strict and the import contracts (pyproject.toml)"
-	@echo "make test           lint, type-check and run the whole test suite (installs Chromium if it can)"
+	@echo "make test           lint, type-check and run the whole test suite on every core (installs Chromium if it can)"
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make client-check   generate Python and TypeScript clients from the spec, type-check and run them"
