@@ -10,6 +10,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+# `make test` runs the tests on one pytest-xdist worker per CPU core (auto, at most 8),
+# each with its own embedded Redis and served app; idle workers take queued tests from
+# busy ones (worksteal). PYTEST_WORKERS=0: one process. With REDIS_URL (one server for
+# every worker, whose counters some tests read) it is 0.
+PYTEST_WORKERS ?= $(if $(REDIS_URL),0,auto)
 
 UV_VERSION := 0.13.9
 UV_HOME := .uv/$(UV_VERSION)
@@ -18,6 +23,10 @@ UV := $(UV_HOME)/bin/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 # Use $(PYTHON) (a system interpreter), never download one.
 export UV_PYTHON_DOWNLOADS := never
+# Bytecode for the installed packages, compiled once at install: where the environment sets
+# PYTHONDONTWRITEBYTECODE, every process would otherwise compile each module it imports,
+# and a test run starts about a hundred (served apps, Schemathesis, workers).
+export UV_COMPILE_BYTECODE := 1
 UV_SYNC := $(UV) sync --locked --quiet --no-default-groups
 # One stamp per level. A sync is exact (it removes what the level does not list), so the
 # runtime sync drops the dev stamp; the dev sync includes the runtime and stamps both.
@@ -37,7 +46,7 @@ SYSTEM_INSTALL ?= auto
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
 	@echo "make lint           ruff, mypy --strict and the import contracts (pyproject.toml)"
-	@echo "make test           lint, type-check and run the whole test suite (installs Chromium if it can)"
+	@echo "make test           lint, type-check and run the whole test suite on every core (installs Chromium if it can)"
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make client-check   generate Python and TypeScript clients from the spec, type-check and run them"
@@ -94,7 +103,7 @@ lint: $(DEV_STAMP)
 
 # chromium first: a machine that cannot get it stops before the lint and the install.
 test: chromium lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS)
 
 openapi: $(DEV_STAMP)
 	$(BIN)/python -m service.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json

@@ -1,4 +1,9 @@
-"""Shared fixtures: a real Redis (embedded unless REDIS_URL is set) and the real app."""
+"""Shared fixtures: a real Redis (embedded unless REDIS_URL is set) and the real app.
+
+Under pytest-xdist (``make test`` runs ``-n auto``) every worker is its own process with its
+own session fixtures: its own embedded Redis and its own served app, on free ports, in
+its own temporary directory.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +20,25 @@ from service.settings import Settings
 from tests.support.served import ServedApp
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``heavy`` first, by their weight (``heavy(3)``; 1 if none given), the
+    heaviest first; the rest in their order. A long test started last would keep one
+    worker busy long after the others ran out of tests."""
+
+    def heaviest_first(item: pytest.Item) -> float:
+        heavy = item.get_closest_marker("heavy")
+        return 0 if heavy is None else -float(heavy.args[0] if heavy.args else 1)
+
+    items.sort(key=heaviest_first)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """REDIS_URL when set (CI against a real server), else a private embedded redis-server."""
     if url := os.environ.get("REDIS_URL"):
+        if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+            # Some tests read server-wide counts (commandstats, the limiter's keys).
+            pytest.fail("REDIS_URL is one server for every worker: run the tests with -n 0")
         yield url
         return
     with EmbeddedRedis() as url:

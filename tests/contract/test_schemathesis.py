@@ -6,10 +6,18 @@ the OpenAPI links from a created conflict, its id carried along and its GM token
 the auth hook in schemathesis_hooks.py), positive and negative data, and every check
 enabled (schemathesis.toml) — once as deployed by default, once with service API keys
 required. Any warning fails the run.
+
+Each run is split by part of the API: the service's own operations, then each hosted
+game's (its OpenAPI tags). Every part is a test of its own, seeded alike, so the parts run
+side by side on pytest-xdist's workers instead of one long run holding one worker; links
+(the stateful phase) stay within a game. They are marked ``heavy``, weighted by their
+operations: tests/conftest.py starts them first, longest first, so no worker is left
+running a long one while the others have run out of tests.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -20,6 +28,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.app import published_openapi
+from service.rulesets import RULESETS
+from service.settings import Settings
 from tests.support.bullseye_conflicts import conflict_body
 from tests.support.served import ROOT, ServedApp
 
@@ -30,6 +41,32 @@ SCENE = {
     "name": "Fuzzed",
     "participants": [{"id": "pc", "name": "PC", "acumen": "3D", "agility": "3D"}],
 }
+# Part of the API -> its OpenAPI tags; together they cover every operation (tested below).
+PARTS = {
+    "operations": ("operations",),
+    **{ruleset.id: tuple(tag.name for tag in ruleset.tags) for ruleset in RULESETS},
+}
+OPERATIONS = [
+    operation
+    for item in json.loads(published_openapi(Settings()))["paths"].values()
+    for operation in item.values()
+    if isinstance(operation, dict) and "operationId" in operation
+]
+
+
+def parts(weight: int) -> list[object]:
+    """Every part, marked heavy with ``weight`` times its operations: tests/conftest.py
+    starts the longest runs first, so the short ones fill in at the end."""
+    return [
+        pytest.param(
+            part,
+            id=part,
+            marks=pytest.mark.heavy(
+                weight * sum(1 for op in OPERATIONS if set(tags) & set(op.get("tags", ())))
+            ),
+        )
+        for part, tags in PARTS.items()
+    ]
 
 
 def _conflict_env(url: str, headers: dict[str, str]) -> dict[str, str]:
@@ -49,6 +86,7 @@ def run_schemathesis(
     url: str,
     workdir: Path,
     *extra: str,
+    part: str,
     max_examples: str,
     headers: dict[str, str] | None = None,
 ) -> None:
@@ -86,6 +124,7 @@ def run_schemathesis(
             "streamConflictEvents",
             "--exclude-operation-id",
             "openD6SceneEvents",
+            *(option for tag in PARTS[part] for option in ("--include-tag", tag)),
             *extra,
         ],
         cwd=workdir,  # its crash cache and reports stay out of the work tree
@@ -108,9 +147,17 @@ def run_schemathesis(
     assert counts[1] == counts[2], summary
 
 
-def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path) -> None:
-    """Zero failures over every operation of the published document."""
-    run_schemathesis(served_url, tmp_path, max_examples=MAX_EXAMPLES)
+def test_the_parts_cover_every_operation() -> None:
+    """An operation tagged with none of the parts' tags would never be fuzzed."""
+    tags = {tag for part in PARTS.values() for tag in part}
+    untested = [op["operationId"] for op in OPERATIONS if not tags & set(op.get("tags", ()))]
+    assert not untested, f"add their tags to PARTS: {untested}"
+
+
+@pytest.mark.parametrize("part", parts(weight=2))
+def test_schemathesis_finds_no_failure(served_url: str, tmp_path: Path, part: str) -> None:
+    """Zero failures over every operation of this part of the published document."""
+    run_schemathesis(served_url, tmp_path, part=part, max_examples=MAX_EXAMPLES)
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +171,8 @@ def keyed_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         app.stop()
 
 
-def test_schemathesis_with_api_keys_required(keyed_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("part", parts(weight=1))  # 30 examples, not 100
+def test_schemathesis_with_api_keys_required(keyed_url: str, tmp_path: Path, part: str) -> None:
     """Keys on and supplied: zero failures, and ``ignored_auth`` sees a request without
     the key refused."""
     run_schemathesis(
@@ -132,6 +180,7 @@ def test_schemathesis_with_api_keys_required(keyed_url: str, tmp_path: Path) -> 
         tmp_path,
         "--header",
         f"X-API-Key: {API_KEY}",
+        part=part,
         max_examples="30",
         headers={"X-API-Key": API_KEY},
     )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.settings import Settings
 from tests.support.problems import assert_problem
 
 DEPTH = 5_000
@@ -29,6 +32,16 @@ DEEP_BODIES = {
     "under an unknown field": b'{"zz":' + b"[" * DEPTH + b"]" * DEPTH + b"}",
     "objects in objects": b'{"a":' * DEPTH + b"1" + b"}" * DEPTH,
 }
+
+
+@pytest.fixture(scope="module")
+def client(redis_url: str) -> Iterator[TestClient]:
+    """One app for the module's ~130 requests (six per operation), as a server's worker
+    serves many: every one is refused, so none rolls a die or stores anything the next
+    could see. Building an app per test was most of the module's time."""
+    settings = Settings(redis_url=redis_url, log_format="json")
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
 
 
 def test_every_body_operation_is_probed() -> None:
