@@ -1,0 +1,1 @@
+"""The travelogue's routes under ``/v1/travelogue``."""

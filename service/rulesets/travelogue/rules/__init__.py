@@ -1,0 +1,1 @@
+"""The travelogue's rules: pure functions over frozen values, the dice passed in."""
