@@ -1,0 +1,79 @@
+"""A new game from validated sheets ("The Set Up", "Bullseyes", "The Blanks"; D5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from service.kernel.errors import Concern
+from service.kernel.sessions import Applied
+from service.rulesets.travelogue.rules.game.events import GameCreated
+from service.rulesets.travelogue.rules.game.model import (
+    FLAG_COUNT,
+    Bullseye,
+    DiceSource,
+    Flag,
+    Game,
+    Kind,
+    Place,
+    Player,
+    Ring,
+    RingState,
+    Side,
+)
+from service.rulesets.travelogue.rules.sheet import Sheet
+
+__all__ = ["default_kinds", "new_game"]
+
+
+def default_kinds() -> tuple[Kind, ...]:
+    """Odd flags say Aim, even ones Ammo (D5)."""
+    return tuple(Kind.AIM if n % 2 else Kind.AMMO for n in range(1, FLAG_COUNT + 1))
+
+
+def _player(sheet: Sheet) -> Player:
+    return Player(
+        id=sheet.player,
+        bullseye=Bullseye(
+            name=sheet.name,
+            shooter=Side(name=sheet.shooter, aim=1, ammo=1),
+            angel=Side(name=sheet.angel, aim=0, ammo=0),
+            beef=sheet.beef,
+            stats=sheet.stats,
+            rings={ring: RingState() for ring in Ring},
+        ),
+    )
+
+
+def new_game(
+    sheets: Sequence[Sheet],
+    *,
+    game_id: str,
+    name: str,
+    dice_source: DiceSource = DiceSource.SERVER,
+    seed: int | None = None,
+    flag_kinds: Sequence[Kind] | None = None,
+    warnings: Sequence[Concern] = (),
+) -> Applied[Game]:
+    """The game at its first batch: flags 1–6 in the middle, 7–12 in the box, every
+    Shooter 1/1 and Angel 0/0, every circle empty. The sheets are valid (the caller's
+    set-up check); ``seed`` only with the server's dice (D28)."""
+    kinds = tuple(flag_kinds) if flag_kinds is not None else default_kinds()
+    flags = tuple(
+        Flag(number=n, kind=kinds[n - 1], place=Place.MIDDLE if n <= 6 else Place.BOX)
+        for n in range(1, FLAG_COUNT + 1)
+    )
+    game = Game(
+        id=game_id,
+        name=name,
+        dice_source=dice_source,
+        seed=seed if dice_source is DiceSource.SERVER else None,
+        warnings=tuple(warnings),
+        players=tuple(_player(sheet) for sheet in sheets),
+        flags=flags,
+    )
+    created = GameCreated(
+        version=1,
+        players=tuple(sheet.player for sheet in sheets),
+        middle=tuple(range(1, 7)),
+    )
+    return Applied(game, (created,))
