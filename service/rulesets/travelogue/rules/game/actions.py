@@ -54,7 +54,14 @@ AngelName = Annotated[
 ]
 
 
-class _Action(Value, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+class _Action(
+    Value,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    tag_field="type",
+):
     pass
 
 

@@ -65,15 +65,13 @@ class Rolled(Value, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class HistoryEntry(Value, frozen=True, kw_only=True, omit_defaults=True):
-    """One applied action as the history keeps it, small: the version it made, who, what
-    was sent, the names of the events it caused (`result`; their data is in the event
-    stream) and the dice it rolled. A note sent is in `body`."""
+    """One applied action as the history keeps it, small (the history counts against
+    the session's size): who, what was sent (a note is in it), and for a rolling action
+    the dice (`result`). The n-th entry made version n + 1; the events are in the stream."""
 
-    version: int
     actor: str
     body: Action
-    result: tuple[str, ...] = ()
-    dice: Rolled | None = None
+    result: Rolled | None = None
 
 
 def _rolled(events: tuple[Event, ...]) -> Rolled | None:
@@ -185,11 +183,5 @@ def apply(
         else e
         for e in events
     )
-    entry = HistoryEntry(
-        version=version,
-        actor=actor,
-        body=action,
-        result=tuple(e.type for e in stamped),
-        dice=_rolled(stamped),
-    )
+    entry = HistoryEntry(actor=actor, body=action, result=_rolled(stamped))
     return Applied(game, stamped, (entry,))

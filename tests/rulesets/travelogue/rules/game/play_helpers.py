@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
+
+import msgspec
 
 from service.kernel.errors import RulesError
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.engine import apply
 from service.rulesets.travelogue.rules.game.model import DiceSource, Game
 from service.rulesets.travelogue.rules.game.setup import new_game
+from service.rulesets.travelogue.rules.game.view import game_view
 from service.rulesets.travelogue.rules.sheet import Sheet
 from tests.rulesets.travelogue.rules.game.full_game import SHEETS, STEPS
 
-__all__ = ["full_game_until", "play", "refusal", "table_game"]
+__all__ = ["as_action", "full_game_until", "play", "refusal", "table_game", "view_of"]
 
 STRONG = random.Random(0)
 
@@ -39,3 +43,13 @@ def refusal(game: Game, actor: str, action: Action) -> RulesError:
     except RulesError as error:
         return error
     raise AssertionError(f"{action} by {actor} was applied")
+
+
+def view_of(game: Game) -> dict[str, Any]:
+    """The game as a client reads it (the view as JSON builtins)."""
+    built: dict[str, Any] = msgspec.to_builtins(game_view(game, version=game.actions + 1))
+    return built
+
+
+def as_action(body: dict[str, Any]) -> Action:
+    return msgspec.convert(body, Action)  # type: ignore[arg-type]

@@ -1,0 +1,174 @@
+"""The game as everyone at the table sees it (the design's "Game state"): the stored
+state with what follows from it — the middle, the hot lead, each ring's flags and next
+cost, each flag's alias, `waiting_for` — and without the seed (only `seeded`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from service.kernel.errors import Concern
+from service.kernel.values import Value
+from service.rulesets.travelogue.rules.game.model import (
+    FLAG_COUNT,
+    Attention,
+    Departure,
+    DiceSource,
+    Ending,
+    Game,
+    GameStatus,
+    Hand,
+    Kind,
+    Neighbours,
+    Place,
+    Ring,
+    Side,
+    Status,
+    Step,
+)
+from service.rulesets.travelogue.rules.game.table import hot_lead, middle
+from service.rulesets.travelogue.rules.game.waiting import WaitingFor, waiting_for
+from service.rulesets.travelogue.rules.stats import Stats
+
+__all__ = ["GameView", "game_view"]
+
+
+class RingView(Value, frozen=True, kw_only=True):
+    label: str
+    flags: tuple[int, ...]
+    circle: int
+    flipped: bool
+    next_cost: int | None  # a flipped ring's attention falls on the centre (D1)
+
+
+class CentreView(Value, frozen=True, kw_only=True):
+    circle: int
+    next_cost: int
+
+
+class TargetView(Value, frozen=True, kw_only=True):
+    rings: dict[Ring, RingView]
+    centre: CentreView
+
+
+class BullseyeView(Value, frozen=True, kw_only=True):
+    name: str
+    shooter: Side
+    angel: Side
+    beef: str
+    stats: Stats
+    status: Status
+    target: TargetView
+
+
+class PlayerView(Value, frozen=True, kw_only=True):
+    id: str
+    bullseye: BullseyeView
+
+
+class FlagView(Value, frozen=True, kw_only=True):
+    number: int
+    alias: int | None  # 13–18 for flags 1–6 (D5)
+    kind: Kind
+    place: Place
+    bullseye: str | None
+    ring: Ring | None
+
+
+class GameView(Value, frozen=True, kw_only=True):
+    id: str
+    name: str
+    status: GameStatus
+    version: int
+    expires_at: datetime | None
+    dice_source: DiceSource
+    seeded: bool
+    step: Step
+    batch: int
+    attention_count: int
+    actions: int
+    middle: tuple[int, ...]
+    hot_lead: int | None
+    retired_points: int
+    warnings: tuple[Concern, ...]
+    players: tuple[PlayerView, ...]
+    flags: tuple[FlagView, ...]
+    hand: Hand | None
+    attention: Attention | None
+    neighbours: Neighbours | None
+    departure: Departure | None
+    ending: Ending | None
+    waiting_for: WaitingFor
+
+
+def _target(game: Game, player_id: str) -> TargetView:
+    b = next(p.bullseye for p in game.players if p.id == player_id)
+    rings = {
+        ring: RingView(
+            label=ring.label,
+            flags=tuple(
+                f.number
+                for f in game.flags
+                if f.place is Place.RING and f.bullseye == player_id and f.ring is ring
+            ),
+            circle=state.circle,
+            flipped=state.flipped,
+            next_cost=None if state.flipped else state.circle + 1,
+        )
+        for ring, state in b.rings.items()
+    }
+    return TargetView(rings=rings, centre=CentreView(circle=b.centre, next_cost=b.centre + 1))
+
+
+def game_view(game: Game, *, version: int, expires_at: datetime | None = None) -> GameView:
+    """What `GET …/games/{id}` answers, the same for every player."""
+    players = tuple(
+        PlayerView(
+            id=p.id,
+            bullseye=BullseyeView(
+                name=p.bullseye.name,
+                shooter=p.bullseye.shooter,
+                angel=p.bullseye.angel,
+                beef=p.bullseye.beef,
+                stats=p.bullseye.stats,
+                status=p.bullseye.status,
+                target=_target(game, p.id),
+            ),
+        )
+        for p in game.players
+    )
+    flags = tuple(
+        FlagView(
+            number=f.number,
+            alias=f.number + FLAG_COUNT if f.number <= 6 else None,
+            kind=f.kind,
+            place=f.place,
+            bullseye=f.bullseye,
+            ring=f.ring,
+        )
+        for f in game.flags
+    )
+    return GameView(
+        id=game.id,
+        name=game.name,
+        status=game.status,
+        version=version,
+        expires_at=expires_at,
+        dice_source=game.dice_source,
+        seeded=game.seed is not None,
+        step=game.step,
+        batch=game.batch,
+        attention_count=game.attention_count,
+        actions=game.actions,
+        middle=middle(game),
+        hot_lead=hot_lead(game),
+        retired_points=game.retired_points,
+        warnings=game.warnings,
+        players=players,
+        flags=flags,
+        hand=game.hand,
+        attention=game.attention,
+        neighbours=game.neighbours,
+        departure=game.departure,
+        ending=game.ending,
+        waiting_for=waiting_for(game),
+    )
