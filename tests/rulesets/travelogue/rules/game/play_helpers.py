@@ -52,4 +52,5 @@ def view_of(game: Game) -> dict[str, Any]:
 
 
 def as_action(body: dict[str, Any]) -> Action:
-    return msgspec.convert(body, Action)  # type: ignore[arg-type]
+    action: Action = msgspec.convert(body, Action)
+    return action
