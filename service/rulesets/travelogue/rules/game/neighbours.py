@@ -133,18 +133,18 @@ def move_flag(game: Game, actor: str, action: MoveFlag) -> Result:
             "/flag",
         )
     assert moving.ring is not None
-    if source == actor:
-        raise refuse("own-target", f"Flag {action.flag} is on your own target.", "/flag")
-    if action.to_bullseye == actor:
-        raise refuse("own-target", "A mover moves no flag onto his own target.", "/to_bullseye")
-    if (action.to_bullseye, ring) == (source, moving.ring):
-        raise refuse("same-ring", f"Flag {action.flag} is on that ring already.", "/to_ring")
     assert game.neighbours is not None
     lower_moved = game.neighbours.lower.moved
     if which == "upper" and lower_moved is not None and lower_moved.flag == action.flag:
         raise refuse(
             "cannot-undo", f"Flag {action.flag} was the lower move's; it stays (D20).", "/flag"
         )
+    if source == actor:
+        raise refuse("own-target", f"Flag {action.flag} is on your own target.", "/flag")
+    if action.to_bullseye == actor:
+        raise refuse("own-target", "A mover moves no flag onto his own target.", "/to_bullseye")
+    if (action.to_bullseye, ring) == (source, moving.ring):
+        raise refuse("same-ring", f"Flag {action.flag} is on that ring already.", "/to_ring")
     moved = Moved(
         flag=action.flag,
         from_bullseye=source,

@@ -120,7 +120,11 @@ STEPS: tuple[Step, ...] = (
 
 # Tried before the step of that index: (actor, action, the refusal's code).
 REFUSALS: dict[int, tuple[str, Action, str]] = {
-    19: ("hugo", MoveFlag(flag=5, to_bullseye="annie", to_ring="friends"), "travelogue/own-target"),
+    19: (
+        "hugo",
+        MoveFlag(flag=5, to_bullseye="annie", to_ring="friends"),
+        "travelogue/cannot-undo",
+    ),
     32: (
         "hugo",
         Distribute(
