@@ -107,7 +107,7 @@ def _admit(game: Game, actor: str, action: Action) -> None:
         raise refuse(
             "wrong-step",
             f"Nobody may {kind} now: the game is at '{game.step}'.",
-            extensions={"waiting_for": msgspec.to_builtins(waiting)},
+            extensions={"waiting_for": _json(waiting)},
         )
     if game.actions >= MAX_ACTIONS:
         raise refuse("action-limit-reached", f"A game takes at most {MAX_ACTIONS} actions (D29).")
@@ -119,7 +119,7 @@ def _admit(game: Game, actor: str, action: Action) -> None:
         raise refuse(
             "not-your-move",
             f"It is not your move: {kind} is awaited from others, or not at all from you.",
-            extensions={"waiting_for": msgspec.to_builtins(waiting)},
+            extensions={"waiting_for": _json(waiting)},
         )
 
 
@@ -185,3 +185,8 @@ def apply(
     )
     entry = HistoryEntry(actor=actor, body=action, result=_rolled(stamped))
     return Applied(game, stamped, (entry,))
+
+
+def _json(value: Value) -> object:
+    """``value`` as plain JSON values (lists, not tuples), for a problem's extension."""
+    return msgspec.json.decode(msgspec.json.encode(value))
