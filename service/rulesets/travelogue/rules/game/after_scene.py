@@ -4,8 +4,6 @@ a caught or escaped bullseye departs; then the neighbour moves."""
 
 from __future__ import annotations
 
-import msgspec
-
 from service.kernel.events import Event
 from service.rulesets.travelogue.rules.game.actions import CloseScene
 from service.rulesets.travelogue.rules.game.departure import begin_departure
@@ -46,4 +44,4 @@ def close_scene(game: Game, actor: str, action: CloseScene) -> tuple[Game, tuple
         game, more = begin_departure(game)
     else:
         game, more = begin_moves(game)
-    return msgspec.structs.replace(game), (*events, *more)
+    return game, (*events, *more)

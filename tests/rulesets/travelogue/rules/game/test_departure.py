@@ -24,7 +24,7 @@ from service.rulesets.travelogue.rules.game.model import (
 )
 from service.rulesets.travelogue.rules.game.table import bullseye, flag, with_bullseye
 from tests.rulesets.travelogue.rules.game.arrange import arranged, attention_on
-from tests.rulesets.travelogue.rules.game.full_game import SHEETS
+from tests.rulesets.travelogue.rules.game.full_game import SHEETS, STEPS
 from tests.rulesets.travelogue.rules.game.play_helpers import (
     full_game_until,
     play,
@@ -131,8 +131,6 @@ def test_the_300th_attention_closed_ends_the_game_with_the_runners_at_large() ->
     game = full_game_until(20)  # unchanged count: the batch opens
     assert game.step is Step.PLAY
     late = msgspec.structs.replace(full_game_until(19), attention_count=MAX_ATTENTIONS)
-    from tests.rulesets.travelogue.rules.game.full_game import STEPS
-
     ended = play(late, [STEPS[19]])
     assert ended.ending is not None
     assert ended.ending.reason is EndingReason.LIMIT
