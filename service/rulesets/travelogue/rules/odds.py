@@ -57,7 +57,7 @@ Exact = Annotated[
     Meta(
         pattern=r"^[0-9]{1,50}/[0-9]{1,50}$",
         max_length=101,
-        description="The probability as a reduced fraction.",
+        description="A probability as a reduced fraction, numerator/denominator.",
         examples=["1/12"],
     ),
 ]

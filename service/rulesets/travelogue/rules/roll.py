@@ -19,7 +19,7 @@ from service.rulesets.travelogue.rules.faces import PoolFaces, check_pools
 from service.rulesets.travelogue.rules.pools import Pools, resolve_pools
 from service.rulesets.travelogue.rules.stats import Stats, Track
 
-__all__ = ["MAX_SEED", "PoolsRequest", "RollRequest", "Seed", "draw_pools", "roll_pools"]
+__all__ = ["MAX_SEED", "PoolsRequest", "PoolsRollRequest", "Seed", "draw_pools", "roll_pools"]
 
 SIDES = 6
 # D28: a seed is any non-negative signed 64-bit integer. Wider than the kernel's Seed
@@ -47,7 +47,7 @@ class PoolsRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     stats: Stats
 
 
-class RollRequest(PoolsRequest, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class PoolsRollRequest(PoolsRequest, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The pools to roll, and whose dice: the table's `faces`, a `seed`'s, else the server's."""
 
     faces: (
@@ -70,7 +70,7 @@ def draw_pools(rng: RandomSource, shooter_dice: int, angel_dice: int) -> PoolFac
     return PoolFaces(shooter=shooter, angel=angel)
 
 
-def roll_pools(request: RollRequest, rng: RandomSource) -> Pools:
+def roll_pools(request: PoolsRollRequest, rng: RandomSource) -> Pools:
     """Steps 3–7 on the request's dice; ``rng`` rolls when neither faces nor seed is given.
 
     Raises:
