@@ -132,11 +132,12 @@ def _times_faces(poly: list[int], low: int, high: int, limit: int) -> list[int]:
     prefix = [0]
     for weight in poly:
         prefix.append(prefix[-1] + weight)
-    # new[s] = Σ poly[s − f] for f in low…high = prefix[s − low + 1] − prefix[s − high]
-    return [
-        prefix[max(0, min(len(poly), s - low + 1))] - prefix[max(0, min(len(poly), s - high))]
-        for s in range(limit + 1)
-    ]
+    # new[s] = Σ poly[s − f] for f in low…high = prefix[s − low + 1] − prefix[max(0, s − high)]
+    return (
+        [0] * min(low, limit + 1)
+        + [prefix[s - low + 1] for s in range(low, min(high, limit + 1))]
+        + [prefix[s - low + 1] - prefix[s - high] for s in range(high, limit + 1)]
+    )
 
 
 def _powers(low: int, high: int, count: int, limit: int) -> list[list[int]]:
