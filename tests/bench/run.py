@@ -250,6 +250,29 @@ def _odds_milliseconds() -> tuple[float, float]:
     return cold, warm
 
 
+def _travelogue_odds_milliseconds() -> tuple[float, float]:
+    """Travelogue exact odds of the largest pools, 30 dice against 30, at the Aim that keeps
+    both the counted and the missed faces (3) and the highest thresholds (every stat 9:
+    81), in-process: the first call and a repeated one, in milliseconds (nothing is
+    cached, so they differ only by warm-up)."""
+    from service.rulesets.travelogue.rules.odds import pools_odds
+    from service.rulesets.travelogue.rules.roll import PoolsRequest
+
+    request = msgspec.convert(
+        {
+            "shooter": {"aim": 3, "ammo": 30},
+            "angel": {"aim": 3, "ammo": 30},
+            "stats": {"avoid": 9, "armor": 9, "angel": 9, "allies": 9},
+        },
+        PoolsRequest,
+    )
+    started = time.perf_counter()
+    pools_odds(request)
+    cold = (time.perf_counter() - started) * 1000
+    warm = min(timeit.repeat(lambda: pools_odds(request), number=20, repeat=5)) / 20 * 1000
+    return cold, warm
+
+
 def _engine_microseconds() -> tuple[float, float]:
     """Microseconds per in-process check and per d20 roll of the same expression."""
     import d20
@@ -463,6 +486,11 @@ def main() -> int:
     cold, warm = _odds_milliseconds()
     print(
         f"OpenD6 exact odds, 30D + 5 CP dice against 100: {cold:.2f} ms first, "
+        f"{warm:.2f} ms repeated"
+    )
+    cold, warm = _travelogue_odds_milliseconds()
+    print(
+        f"Travelogue exact odds, 30 vs 30 dice, every stat 9: {cold:.2f} ms first, "
         f"{warm:.2f} ms repeated"
     )
     print(f"\nlogs and wrk scripts: {workdir}")

@@ -56,10 +56,16 @@ def test_every_source_is_named_by_title_author_and_year_never_by_a_path(
             "author": "JurviZ",
             "year": 2004,
         },
+        "travelogue": {
+            "title": "Bullseye: An Urgent Travelogue",
+            "author": "Judson Lester",
+            "year": None,  # the text gives none
+        },
     }
     for ruleset in listed.values():
         work = ruleset["work"]
-        assert ruleset["source"] == f"{work['title']}, by {work['author']} ({work['year']})"
+        year = "" if work["year"] is None else f" ({work['year']})"
+        assert ruleset["source"] == f"{work['title']}, by {work['author']}{year}"
         assert "/" not in ruleset["source"], ruleset["source"]
 
 

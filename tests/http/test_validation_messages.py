@@ -373,6 +373,15 @@ VALID_BODIES = [
         },
     ),
     (SELF_CONFLICT_CHECK, {"talent": {"level": 4}, "karma": {"balance": 3}, "faces": [2, 5]}),
+    (
+        "/v1/travelogue/rolls",
+        {
+            "shooter": {"aim": 2, "ammo": 3},
+            "angel": {"aim": 3, "ammo": 2},
+            "stats": {"avoid": 2, "armor": 1, "angel": 3, "allies": 2},
+            "faces": {"shooter": [2, 6, 5], "angel": [1, 3]},
+        },
+    ),
 ]
 JSON_VALUES = st.recursive(
     st.none()
@@ -428,7 +437,7 @@ def _member(body: Any, token: str) -> Any:
 )
 @given(data=st.data())
 @pytest.mark.parametrize(
-    ("path", "valid"), VALID_BODIES, ids=["bullseye", "opend6", "self-conflict"]
+    ("path", "valid"), VALID_BODIES, ids=["bullseye", "opend6", "self-conflict", "travelogue"]
 )
 def test_every_refusal_points_at_a_member_of_the_body_sent(
     client: TestClient, path: str, valid: dict[str, Any], data: st.DataObject

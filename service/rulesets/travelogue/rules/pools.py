@@ -11,7 +11,15 @@ from enum import StrEnum
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.stats import Stats, Track
 
-__all__ = ["FinalOutcome", "PoolDie", "PoolOutcome", "Pools", "final_outcome", "resolve_pools"]
+__all__ = [
+    "FinalOutcome",
+    "PoolDie",
+    "PoolOutcome",
+    "Pools",
+    "final_outcome",
+    "pool_outcome",
+    "resolve_pools",
+]
 
 
 class PoolOutcome(StrEnum):
@@ -79,13 +87,7 @@ def resolve_pools(
     angel_dice = _counted(angel_faces, angel.aim)
     s = sum(die.counted for die in shooter_dice)
     a = sum(die.counted for die in angel_dice)
-    lo, hi = stats.smallest, stats.largest
-    if s - a > lo:
-        outcome = PoolOutcome.CAUGHT
-    elif a - s > hi:
-        outcome = PoolOutcome.ESCAPED
-    else:
-        outcome = PoolOutcome.RUNNING
+    outcome = pool_outcome(s, a, stats)
     shooter_sum, angel_sum = sum(shooter_faces), sum(angel_faces)
     avoid_x_allies = stats.avoid * stats.allies
     armor_x_angel = stats.armor * stats.angel
@@ -97,8 +99,8 @@ def resolve_pools(
         shooter_number=s,
         angel_number=a,
         difference=s - a,
-        smallest_stat=lo,
-        largest_stat=hi,
+        smallest_stat=stats.smallest,
+        largest_stat=stats.largest,
         outcome=outcome,
         shooter_sum=shooter_sum,
         avoid_x_allies=avoid_x_allies,
@@ -108,6 +110,15 @@ def resolve_pools(
         exposure=exposure,
         at_risk=cracking or exposure,
     )
+
+
+def pool_outcome(shooter_number: int, angel_number: int, stats: Stats) -> PoolOutcome:
+    """Step 5: S − A above the smallest stat is caught, A − S above the largest escaped."""
+    if shooter_number - angel_number > stats.smallest:
+        return PoolOutcome.CAUGHT
+    if angel_number - shooter_number > stats.largest:
+        return PoolOutcome.ESCAPED
+    return PoolOutcome.RUNNING
 
 
 def final_outcome(shooter_number: int, angel_number: int) -> FinalOutcome:

@@ -21,7 +21,7 @@ PlayerId = Annotated[
     str,
     Meta(
         pattern=r"^[a-z0-9_-]{1,32}$",
-        description="The player's id at this table: 1–32 of a–z, 0–9, `_`, `-`.",
+        description="A player's id at this table: 1–32 of a–z, 0–9, `_`, `-`.",
         examples=["hugo"],
     ),
 ]

@@ -1,0 +1,53 @@
+"""The travelogue as the host sees it: routes, problem types, tags and examples."""
+
+from __future__ import annotations
+
+from litestar import Router
+from litestar.openapi.spec import Tag
+
+from service.http.registry import Ruleset, RulesetWork
+from service.rulesets.travelogue.api.bullseyes import BullseyeController
+from service.rulesets.travelogue.api.examples import (
+    ODDS_EXAMPLES,
+    ROLL_EXAMPLES,
+    VALIDATE_EXAMPLES,
+)
+from service.rulesets.travelogue.api.problems import TRAVELOGUE_PROBLEMS
+from service.rulesets.travelogue.api.rolls import PoolsController
+
+__all__ = ["TRAVELOGUE"]
+
+
+TRAVELOGUE = Ruleset(
+    id="travelogue",
+    title="Bullseye: An Urgent Travelogue",
+    # The text gives no year.
+    work=RulesetWork(title="Bullseye: An Urgent Travelogue", author="Judson Lester", year=None),
+    route_prefix="/v1/travelogue",
+    router=Router(
+        "/v1/travelogue",
+        route_handlers=[
+            BullseyeController,
+            PoolsController,
+        ],
+    ),
+    schema_prefix="Travelogue",
+    problems=TRAVELOGUE_PROBLEMS,
+    tags=(
+        Tag(
+            name="travelogue",
+            description="Bullseye: An Urgent Travelogue: a GM-less chase game for 4–6 "
+            "players; Shooter and Angel dice pools, evidence flags, targets and rings. "
+            "Quoted names are the text's headings; D-numbers the service's decisions "
+            "(docs/travelogue.md).",
+        ),
+    ),
+    description="Set-up validation of the bullseyes, one roll of the Shooter's and the "
+    "Angel's pools and its exact odds. Quoted names refer to the text's headings, "
+    "D-numbers to the decisions in docs/travelogue.md.",
+    examples={
+        "travelogueValidateBullseyes": VALIDATE_EXAMPLES,
+        "travelogueRoll": ROLL_EXAMPLES,
+        "travelogueRollOdds": ODDS_EXAMPLES,
+    },
+)
