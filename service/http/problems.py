@@ -191,11 +191,13 @@ def _http_exception(request: Request[Any, Any, Any] | None, exc: HTTPException) 
         if not errors and (missing := _MISSING_PARAMETER.search(exc.detail)):
             errors = (
                 ProblemError(
-                    code="missing-parameter", parameter=missing["name"], detail="Required."
+                    code="missing-parameter",
+                    parameter=missing["name"],
+                    detail=f"'{missing['name']}' is required.",
                 ),
             )
         detail = errors[0].detail if len(errors) == 1 else "A parameter is invalid."
-        if errors and errors[0].parameter:
+        if len(errors) == 1 and errors[0].code == "invalid-parameter" and errors[0].parameter:
             detail = f"{errors[0].parameter}: {detail}" if len(errors) == 1 else detail
         return problem_response("invalid-parameter", detail, errors=errors)
     code = _CODE_OF_EXCEPTION.get(type(exc)) or _STATUS_CODES.get(exc.status_code)

@@ -329,6 +329,14 @@ def test_a_bad_query_parameter_gets_the_same_words(
     assert problem["detail"] == f"maximum: {detail}"
 
 
+def test_a_missing_query_parameter_is_named_in_the_same_words(client: TestClient) -> None:
+    problem = assert_problem(client.get("/v1/conditions?current=1"), 400, "invalid-parameter")
+    assert problem["errors"] == [
+        {"code": "missing-parameter", "parameter": "maximum", "detail": "'maximum' is required."}
+    ]
+    assert problem["detail"] == "'maximum' is required."
+
+
 def test_a_bad_path_parameter_gets_the_same_words(client: TestClient) -> None:
     conflict = create(client)
     response = client.post(
