@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from service.kernel.errors import Concern
 from service.kernel.sessions import Applied
+from service.rulesets.travelogue.rules.game.errors import refuse
 from service.rulesets.travelogue.rules.game.events import GameCreated
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
@@ -22,7 +23,7 @@ from service.rulesets.travelogue.rules.game.model import (
 )
 from service.rulesets.travelogue.rules.sheet import Sheet
 
-__all__ = ["default_kinds", "new_game"]
+__all__ = ["check_dice", "default_kinds", "new_game"]
 
 
 def default_kinds() -> tuple[Kind, ...]:
@@ -38,10 +39,24 @@ def _player(sheet: Sheet) -> Player:
             shooter=Side(name=sheet.shooter, aim=1, ammo=1),
             angel=Side(name=sheet.angel, aim=0, ammo=0),
             beef=sheet.beef,
-            stats=sheet.stats,
+            stats=sheet.stats.checked(),
             rings={ring: RingState() for ring in Ring},
         ),
     )
+
+
+def check_dice(dice_source: DiceSource, seed: int | None) -> None:
+    """D28: a seed only for the server's dice, given at creation.
+
+    Raises:
+        RulesError: `seed-not-allowed` (422) with the table's dice.
+    """
+    if seed is not None and dice_source is DiceSource.TABLE:
+        raise refuse(
+            "seed-not-allowed",
+            "A seed draws the server's dice; this game rolls the table's (D28).",
+            "/seed",
+        )
 
 
 def new_game(
