@@ -4,8 +4,8 @@ table's dice, played in order by ``GAME_PLAYS`` (and replayed by the host's test
 The game is the design's four-player table (Hugo, Annie, Archer, Vera): three batches,
 Hugo caught at the second attention, Annie at the third, and Archer and Vera going for
 broke. Beside the design's own 51 actions it shows the rest: Hugo first takes flag 4 and
-puts it back, then hands it over in two steps; Vera renames her Angel; and at the first
-attention Hugo lets his Loved Ones flip instead of buying out.
+puts it back, then hands it over in two steps; Vera renames her Angel. A second, short
+game at the table's dice plays the first batch again with other dice, up to a flip (D15).
 """
 
 from __future__ import annotations
@@ -37,6 +37,15 @@ CREATE_EXAMPLES = [
             "seed": 7,
             "flag_kinds": ["aim"] * 6 + ["ammo"] * 6,
             "ttl_seconds": 86400,
+        },
+    ),
+    Example(
+        summary="The table's dice, for an hour",
+        value={
+            "name": "A short night",
+            "bullseyes": BULLSEYES,
+            "dice_source": "table",
+            "ttl_seconds": 3600,
         },
     ),
 ]
@@ -123,8 +132,8 @@ _act(
 )
 _act(
     "hugo",
-    "Attention 1: Hugo lets his loved ones flip (D15)",
-    {"type": "let_flip"},
+    "Attention 1: Hugo buys out: 1 point, from Avoid (D14)",
+    {"type": "buy_out"},
     step="attention.scene",
 )
 _act(
@@ -217,7 +226,53 @@ _act(
     step="ended",
 )
 
-ACTION_EXAMPLES = [example for _, example, _ in _PLAYED]
+_FULL_GAME = list(_PLAYED)
+_PLAYED.clear()
+
+# The short game: six reaches, then die 2 → flag 2 (Ammo) on Archer's possessions; his
+# Shooter's [5, 6] count nothing but sum 11, above Avoid 2 × Allies 2 (his Angel's [6]
+# counts nothing either): at risk, and he lets the ring flip.
+_SHORT = (
+    ("annie", 1, "archer", "friends"),
+    ("archer", 2, "vera", "possessions"),
+    ("vera", 3, "hugo", "reputation"),
+    ("hugo", 4, "annie", "loved_ones"),
+    ("annie", 5, "vera", "reputation"),
+    ("vera", 6, "archer", "loved_ones"),
+)
+for reacher, flag, holder, ring in _SHORT:
+    _act(
+        reacher,
+        f"Short game: {reacher.capitalize()} reaches with flag {flag} to {holder.capitalize()}",
+        {"type": "take_flag", "flag": flag, "to": holder},
+    )
+    _act(
+        holder,
+        f"Short game: {holder.capitalize()} accepts flag {flag} onto {reacher.capitalize()}'s "
+        f"{ring.replace('_', ' ')}",
+        {"type": "accept_flag", "ring": ring},
+    )
+_act(
+    "vera",
+    "Short game: Vera rolls the attention die, a 2",
+    {"type": "roll_attention", "faces": 2},
+    step="attention.pools",
+)
+_act(
+    "archer",
+    "Short game: Archer rolls [5, 6] and [6]: running, but cracking",
+    {"type": "roll_pools", "faces": _pools([5, 6], [6])},
+    step="attention.risk",
+)
+_act(
+    "archer",
+    "Short game: Archer lets his possessions flip (D15)",
+    {"type": "let_flip"},
+    step="attention.scene",
+)
+_SHORT_GAME = list(_PLAYED)
+
+ACTION_EXAMPLES = [example for _, example, _ in [*_FULL_GAME, *_SHORT_GAME]]
 
 
 def _step(role: str, example: Example, shows: dict[str, Any]) -> PlayStep:
@@ -229,7 +284,7 @@ def _step(role: str, example: Example, shows: dict[str, Any]) -> PlayStep:
     )
 
 
-_STEPS = [_step(role, example, shows) for role, example, shows in _PLAYED]
+_STEPS = [_step(role, example, shows) for role, example, shows in _FULL_GAME]
 
 GAME_PLAYS = (
     ExamplePlay(
@@ -252,8 +307,13 @@ GAME_PLAYS = (
                 shows={"/items/0/action/type": "take_flag", "/next_after": None},
             ),
             PlayStep(operation_id="travelogueGameStreamTicket", role="vera", status=201),
-            PlayStep(operation_id="travelogueDeleteGame", role="archer", status=204),
         ),
+    ),
+    ExamplePlay(
+        summary="A first attention at the table's dice, up to a flip",
+        create_operation="travelogueCreateGame",
+        create=CREATE_EXAMPLES[2],
+        steps=tuple(_step(role, example, shows) for role, example, shows in _SHORT_GAME),
     ),
     ExamplePlay(
         summary="The server's seeded dice",

@@ -34,7 +34,7 @@ from service.rulesets.travelogue.rules.game.actions import (
 )
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry
 from service.rulesets.travelogue.rules.game.events import GameEvent
-from service.rulesets.travelogue.rules.game.view import GameView
+from service.rulesets.travelogue.rules.game.view import GameState, GameView
 
 __all__ = [
     "ActionTaken",
@@ -62,7 +62,7 @@ class CreatedGame(GameView, frozen=True, kw_only=True):
 class ActionTaken(Value, frozen=True, kw_only=True):
     """The game after the action, and the events it put on the stream, in order."""
 
-    game: GameView
+    game: GameState
     events: tuple[GameEvent, ...]
 
 

@@ -35,10 +35,10 @@ from service.rulesets.travelogue.api.game_views import (
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
-from service.rulesets.travelogue.rules.game.model import FLAG_COUNT, DiceSource, Game, Kind
+from service.rulesets.travelogue.rules.game.model import FLAG_COUNT, Game, Kind, WhoseDice
 from service.rulesets.travelogue.rules.game.pending import pending_pools
 from service.rulesets.travelogue.rules.game.setup import check_dice, new_game
-from service.rulesets.travelogue.rules.game.view import GameView, game_view
+from service.rulesets.travelogue.rules.game.view import GameView, game_state, game_view
 from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
 from service.rulesets.travelogue.rules.roll import Seed
 from service.rulesets.travelogue.rules.setup import check_setup, setup_error, setup_warnings
@@ -85,9 +85,9 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         ),
     ]
     dice_source: Annotated[
-        DiceSource,
+        WhoseDice,
         Meta(description="`server`: the service rolls; `table`: the players send `faces`."),
-    ] = DiceSource.SERVER
+    ] = WhoseDice.SERVER
     seed: Seed | None = None
     flag_kinds: (
         Annotated[
@@ -319,7 +319,7 @@ class GameController(Controller):
             applied = apply(game, role, data, _STRONG, at=at)
             version = applied.state.actions + 1
             taken = ActionTaken(
-                game=game_view(applied.state, version=version),
+                game=game_state(applied.state, version=version),
                 events=applied.events,  # type: ignore[arg-type]  # the game's own events
             )
             return Decision(applied, 200, taken)

@@ -11,7 +11,7 @@ from service.rulesets.travelogue.rules.game.events import GameCreated
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Bullseye,
-    DiceSource,
+    Figure,
     Flag,
     Game,
     Kind,
@@ -19,7 +19,7 @@ from service.rulesets.travelogue.rules.game.model import (
     Player,
     Ring,
     RingState,
-    Side,
+    WhoseDice,
 )
 from service.rulesets.travelogue.rules.sheet import Sheet
 
@@ -36,8 +36,8 @@ def _player(sheet: Sheet) -> Player:
         id=sheet.player,
         bullseye=Bullseye(
             name=sheet.name,
-            shooter=Side(name=sheet.shooter, aim=1, ammo=1),
-            angel=Side(name=sheet.angel, aim=0, ammo=0),
+            shooter=Figure(name=sheet.shooter, aim=1, ammo=1),
+            angel=Figure(name=sheet.angel, aim=0, ammo=0),
             beef=sheet.beef,
             stats=sheet.stats.checked(),
             rings={ring: RingState() for ring in Ring},
@@ -45,13 +45,13 @@ def _player(sheet: Sheet) -> Player:
     )
 
 
-def check_dice(dice_source: DiceSource, seed: int | None) -> None:
+def check_dice(dice_source: WhoseDice, seed: int | None) -> None:
     """D28: a seed only for the server's dice, given at creation.
 
     Raises:
         RulesError: `seed-not-allowed` (422) with the table's dice.
     """
-    if seed is not None and dice_source is DiceSource.TABLE:
+    if seed is not None and dice_source is WhoseDice.TABLE:
         raise refuse(
             "seed-not-allowed",
             "A seed draws the server's dice; this game rolls the table's (D28).",
@@ -64,7 +64,7 @@ def new_game(
     *,
     game_id: str,
     name: str,
-    dice_source: DiceSource = DiceSource.SERVER,
+    dice_source: WhoseDice = WhoseDice.SERVER,
     seed: int | None = None,
     flag_kinds: Sequence[Kind] | None = None,
     warnings: Sequence[Concern] = (),
@@ -81,7 +81,7 @@ def new_game(
         id=game_id,
         name=name,
         dice_source=dice_source,
-        seed=seed if dice_source is DiceSource.SERVER else None,
+        seed=seed if dice_source is WhoseDice.SERVER else None,
         warnings=tuple(warnings),
         players=tuple(_player(sheet) for sheet in sheets),
         flags=flags,
