@@ -31,6 +31,7 @@ import pytest
 from service.app import published_openapi
 from service.rulesets import RULESETS
 from service.settings import Settings
+from service.rulesets.travelogue.api.examples import BULLSEYES
 from tests.support.bullseye_conflicts import conflict_body
 from tests.support.served import ROOT, ServedApp
 
@@ -41,6 +42,7 @@ SCENE = {
     "name": "Fuzzed",
     "participants": [{"id": "pc", "name": "PC", "acumen": "3D", "agility": "3D"}],
 }
+GAME = {"name": "Fuzzed", "bullseyes": BULLSEYES}
 # Part of the API -> its OpenAPI tags; together they cover every operation (tested below).
 PARTS = {
     "operations": ("operations",),
@@ -83,11 +85,14 @@ def parts(weight: int) -> list[object]:
 
 
 def _conflict_env(url: str, headers: dict[str, str]) -> dict[str, str]:
-    """A conflict and an OpenD6 scene for the fuzzing phases to act on, and their GM
-    tokens for the auth hook."""
+    """A conflict, an OpenD6 scene and a travelogue game for the fuzzing phases to act on,
+    and their GM tokens (the game's first player's: it has no GM) for the auth hook."""
     created = httpx.post(f"{url}/v1/conflicts", json=conflict_body(), headers=headers).json()
     scene = httpx.post(f"{url}/v1/opend6/scenes", json=SCENE, headers=headers).json()
+    game = httpx.post(f"{url}/v1/travelogue/games", json=GAME, headers=headers).json()
     return {
+        "SCHEMATHESIS_GAME_ID": game["id"],
+        "SCHEMATHESIS_GAME_TOKEN": game["tokens"]["players"]["hugo"],
         "SCHEMATHESIS_CONFLICT_ID": created["id"],
         "SCHEMATHESIS_CONFLICT_TOKEN": created["tokens"]["gm"],
         "SCHEMATHESIS_SCENE_ID": scene["id"],
@@ -138,6 +143,8 @@ def run_schemathesis(
             "streamConflictEvents",
             "--exclude-operation-id",
             "openD6SceneEvents",
+            "--exclude-operation-id",
+            "travelogueGameEvents",
             *(option for tag in PARTS[part] for option in ("--include-tag", tag)),
             *extra,
         ],
