@@ -19,6 +19,7 @@ _TOKENS: dict[str, str] = {
     os.environ["SCHEMATHESIS_CONFLICT_ID"]: os.environ["SCHEMATHESIS_CONFLICT_TOKEN"],
     os.environ["SCHEMATHESIS_SCENE_ID"]: os.environ["SCHEMATHESIS_SCENE_TOKEN"],
     os.environ["SCHEMATHESIS_GAME_ID"]: os.environ["SCHEMATHESIS_GAME_TOKEN"],
+    os.environ["SCHEMATHESIS_POOLS_GAME_ID"]: os.environ["SCHEMATHESIS_POOLS_GAME_TOKEN"],
 }
 # Those two must outlive the run: the stateful phase may reach their ids through links
 # inferred from answers that carry them (a move's `scene.id`), and a DELETE with their
