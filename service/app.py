@@ -268,6 +268,19 @@ def create_app(
                         description="An OpenD6 scene's token in its own header (leaves "
                         "Authorization free for an API key as a bearer token).",
                     ),
+                    "gameToken": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A travelogue game's player token, from its creation. "
+                        "Game routes also accept it as the X-Game-Token header.",
+                    ),
+                    "gameTokenHeader": SecurityScheme(
+                        type="apiKey",
+                        name="X-Game-Token",
+                        security_scheme_in="header",
+                        description="A travelogue game's player token in its own header "
+                        "(leaves Authorization free for an API key as a bearer token).",
+                    ),
                     "conflictTokenHeader": SecurityScheme(
                         type="apiKey",
                         name="X-Conflict-Token",

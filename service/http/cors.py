@@ -40,6 +40,7 @@ ALLOWED_HEADERS = (
     "Last-Event-ID",
     "X-API-Key",
     "X-Conflict-Token",
+    "X-Game-Token",
     "X-Request-ID",
     "X-Scene-Token",
 )

@@ -1,4 +1,4 @@
-"""Schemathesis hooks (loaded through SCHEMATHESIS_HOOKS): conflicts' tokens as real auth.
+"""Schemathesis hooks (loaded through SCHEMATHESIS_HOOKS): sessions' tokens as real auth.
 
 A conflict's routes need the token its creation returned. Links carry the conflict's id;
 this provider remembers each created conflict's GM token and sends it as the bearer
@@ -13,11 +13,13 @@ from typing import Any
 
 import schemathesis
 
-# The conflict and scene the test created before the run, for operations the config points
+# The conflict, scene and game the test created before the run, for operations the config points
 # at them.
 _TOKENS: dict[str, str] = {
     os.environ["SCHEMATHESIS_CONFLICT_ID"]: os.environ["SCHEMATHESIS_CONFLICT_TOKEN"],
     os.environ["SCHEMATHESIS_SCENE_ID"]: os.environ["SCHEMATHESIS_SCENE_TOKEN"],
+    os.environ["SCHEMATHESIS_GAME_ID"]: os.environ["SCHEMATHESIS_GAME_TOKEN"],
+    os.environ["SCHEMATHESIS_POOLS_GAME_ID"]: os.environ["SCHEMATHESIS_POOLS_GAME_TOKEN"],
 }
 # Those two must outlive the run: the stateful phase may reach their ids through links
 # inferred from answers that carry them (a move's `scene.id`), and a DELETE with their
@@ -26,7 +28,7 @@ _TOKENS: dict[str, str] = {
 _KEPT = frozenset(_TOKENS)
 
 
-_CREATES = {"createConflict", "openD6CreateScene"}
+_CREATES = {"createConflict", "openD6CreateScene", "travelogueCreateGame"}
 
 
 @schemathesis.hook
@@ -35,16 +37,23 @@ def after_call(context: Any, case: Any, response: Any) -> None:
         return
     if response.status_code == 201:
         created = response.json()
-        _TOKENS[created["id"]] = created["tokens"]["gm"]
+        tokens = created["tokens"]
+        # A travelogue game has no GM: its first player's token opens it as well.
+        _TOKENS[created["id"]] = tokens.get("gm") or next(iter(tokens["players"].values()))
 
 
 @schemathesis.auth(refresh_interval=None, retry_on=[]).apply_to(
-    path_regex="^/v1/(conflicts|opend6/scenes)/"
+    path_regex="^/v1/(conflicts|opend6/scenes|travelogue/games)/"
 )
 class ConflictToken:
     def get(self, case: Any, context: Any) -> str | None:
         parameters = case.path_parameters or {}
-        session = parameters.get("conflict_id") or parameters.get("scene_id") or ""
+        session = (
+            parameters.get("conflict_id")
+            or parameters.get("scene_id")
+            or parameters.get("game_id")
+            or ""
+        )
         if case.method.upper() == "DELETE" and session in _KEPT:
             return None
         return _TOKENS.get(session)

@@ -24,15 +24,19 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from service.app import published_openapi
 from service.rulesets import RULESETS
+from service.rulesets.travelogue.api.examples import BULLSEYES
 from service.settings import Settings
+from tests.rulesets.travelogue.rules.game.full_game import STEPS
 from tests.support.bullseye_conflicts import conflict_body
 from tests.support.served import ROOT, ServedApp
+from tests.support.travelogue_games import body_of, sheets_json
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")
@@ -41,6 +45,7 @@ SCENE = {
     "name": "Fuzzed",
     "participants": [{"id": "pc", "name": "PC", "acumen": "3D", "agility": "3D"}],
 }
+GAME = {"name": "Fuzzed", "bullseyes": BULLSEYES}
 # Part of the API -> its OpenAPI tags; together they cover every operation (tested below).
 PARTS = {
     "operations": ("operations",),
@@ -83,16 +88,41 @@ def parts(weight: int) -> list[object]:
 
 
 def _conflict_env(url: str, headers: dict[str, str]) -> dict[str, str]:
-    """A conflict and an OpenD6 scene for the fuzzing phases to act on, and their GM
-    tokens for the auth hook."""
+    """A conflict, an OpenD6 scene and a travelogue game for the fuzzing phases to act on,
+    and their GM tokens (the game's first player's: it has no GM) for the auth hook."""
     created = httpx.post(f"{url}/v1/conflicts", json=conflict_body(), headers=headers).json()
     scene = httpx.post(f"{url}/v1/opend6/scenes", json=SCENE, headers=headers).json()
+    game = httpx.post(f"{url}/v1/travelogue/games", json=GAME, headers=headers).json()
+    waiting = _game_at_the_pools(url, headers)
     return {
+        "SCHEMATHESIS_POOLS_GAME_ID": waiting["id"],
+        "SCHEMATHESIS_POOLS_GAME_TOKEN": waiting["tokens"]["players"]["vera"],
+        "SCHEMATHESIS_GAME_ID": game["id"],
+        "SCHEMATHESIS_GAME_TOKEN": game["tokens"]["players"]["hugo"],
         "SCHEMATHESIS_CONFLICT_ID": created["id"],
         "SCHEMATHESIS_CONFLICT_TOKEN": created["tokens"]["gm"],
         "SCHEMATHESIS_SCENE_ID": scene["id"],
         "SCHEMATHESIS_SCENE_TOKEN": scene["tokens"]["gm"],
     }
+
+
+def _game_at_the_pools(url: str, headers: dict[str, str]) -> dict[str, Any]:
+    """A table-dice game played to its first `roll_pools` (Hugo's), so its odds answer 200;
+    Vera's token reads them and can change nothing there but her Angel's name."""
+    body = {"name": "Fuzzed odds", "bullseyes": sheets_json(), "dice_source": "table"}
+    game: dict[str, Any] = httpx.post(
+        f"{url}/v1/travelogue/games", json=body, headers=headers
+    ).json()
+    tokens = game["tokens"]["players"]
+    for actor, action in STEPS[:15]:  # batch 1, then the attention die
+        answer = httpx.post(
+            f"{url}/v1/travelogue/games/{game['id']}/actions",
+            json=body_of(action),
+            headers={**headers, "Authorization": f"Bearer {tokens[actor]}"},
+        )
+        assert answer.status_code == 200, answer.text
+    assert answer.json()["game"]["step"] == "attention.pools"
+    return game
 
 
 def run_schemathesis(
@@ -138,6 +168,8 @@ def run_schemathesis(
             "streamConflictEvents",
             "--exclude-operation-id",
             "openD6SceneEvents",
+            "--exclude-operation-id",
+            "travelogueGameEvents",
             *(option for tag in PARTS[part] for option in ("--include-tag", tag)),
             *extra,
         ],

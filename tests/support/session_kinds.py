@@ -36,7 +36,8 @@ def scene_initiative(participant: str, regular: list[int], wild: int) -> dict[st
 
 @dataclass(frozen=True)
 class Session:
-    """One session just created: where it is and its GM's and player's tokens."""
+    """One session just created: where it is and its GM's and player's tokens (a kind
+    with no GM, the travelogue's game, gives another player's token as ``gm``)."""
 
     path: str
     gm: dict[str, str]
@@ -60,16 +61,40 @@ class Kind:
         assert answer.status_code == 201, answer.text
         created = answer.json()
         tokens = created["tokens"]
+        players = list(tokens["players"].values())
         return Session(
             path=f"{self.collection}/{created['id']}",
-            gm=bearer(tokens["gm"]),
-            player=bearer(next(iter(tokens["players"].values()))),
+            gm=bearer(tokens.get("gm") or players[-1]),
+            player=bearer(players[0]),
         )
 
 
 def _conflict_check(client: httpx.Client, session: Session) -> httpx.Response:
     body = {"participant": "ana", **faces(9)}
     return client.post(f"{session.path}/rounds/1/checks", json=body, headers=session.player)
+
+
+# The design's four bullseyes (D2: one group), at the table's dice.
+GAME: dict[str, Any] = {
+    "name": "Night train",
+    "dice_source": "table",
+    "bullseyes": [
+        {"player": p, "name": p.capitalize(), "shooter": shooter, "angel": "A way out",
+         "beef": beef, "stats": {"avoid": 3, "armor": 2, "angel": 2, "allies": 2}}
+        for p, shooter, beef in (
+            ("hugo", "The Syndicate", "the ledger"),
+            ("annie", "the syndicate", "a debt"),
+            ("archer", "Interpol", "A Debt"),
+            ("vera", "Interpol", "a witness"),
+        )
+    ],
+}  # fmt: skip
+
+
+def _game_reach(client: httpx.Client, session: Session) -> httpx.Response:
+    """The first player (Hugo) reaches with flag 1 ("Rules")."""
+    body = {"type": "take_flag", "flag": 1}
+    return client.post(f"{session.path}/actions", json=body, headers=session.player)
 
 
 def _scene_initiative(client: httpx.Client, session: Session) -> httpx.Response:
@@ -93,5 +118,14 @@ KINDS = (
         body=lambda: SCENE,
         player_move=_scene_initiative,
         event="initiative.rolled",
+    ),
+    # A game's stream starts with its creation's event.
+    Kind(
+        ruleset="travelogue",
+        kind="game",
+        collection="/v1/travelogue/games",
+        body=lambda: GAME,
+        player_move=_game_reach,
+        event="game.created",
     ),
 )

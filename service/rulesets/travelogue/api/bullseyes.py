@@ -44,8 +44,9 @@ violations (codes prefixed `travelogue/`).
 shooter and angel ≤ 120, beef ≤ 200 characters as sent); `points-not-nine` (the four stats
 share exactly 9 points, D3); `duplicate-name` (names compared normalised, at the later one:
 a name is the only handle the others have, D4); `not-connected` (D2, at each bullseye
-outside the first one's component). Stats outside 0–9 are refused by the schema (400);
-`stat-range` is the same rule where a caller builds sheets without it.
+outside the first one's component); `stat-range` (each stat 0–9, D3: the schema takes
+any stat from −1000 to 1000, so a stat out of range is reported here with the rest, not
+refused alone as a 400).
 
 **Connected** (D2): two bullseyes are linked when their shooters or their beefs are equal
 after Unicode NFKC, case folding, trimming and collapsing whitespace ("The Syndicate" is

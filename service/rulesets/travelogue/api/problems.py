@@ -9,6 +9,7 @@ answer with is here, the set-up's (the ``errors[].code`` of `invalid-setup`) inc
 from __future__ import annotations
 
 from service.http.problem_types import ProblemType, problem_type
+from service.rulesets.travelogue.rules.game.errors import GAME_PROBLEMS
 
 __all__ = ["TRAVELOGUE_PROBLEMS"]
 
@@ -71,103 +72,14 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
     ),
     "faces-extra": (422, "Too many faces", "More faces than the roll has dice."),
     "face-out-of-range": (422, "Not a d6 face", "A die shows 1 to 6."),
-    "faces-not-allowed": (
-        422,
-        "The server rolls",
-        "This game's dice are the server's (`dice_source: server`, fixed at creation, D28): "
-        "no faces.",
-    ),
     "too-many-dice": (
         422,
         "Too many dice for the odds",
         "Exact odds are computed for at most 30 dice a pool, so every request's work stays "
         "bounded.",
     ),
-    # A game's actions: what the game's state allows now (409), whose move it is (403),
-    # the action itself (422).
-    "wrong-step": (
-        409,
-        "Not now",
-        "Nobody may take this action in the game's current step; `waiting_for` says what "
-        "the game waits for.",
-    ),
-    "game-ended": (409, "Game ended", "The game has ended; it takes no more actions."),
-    "action-limit-reached": (
-        409,
-        "Action limit reached",
-        "A game takes at most 10 000 actions (D29).",
-    ),
-    "not-your-move": (
-        403,
-        "Not your move",
-        "Another player acts now (or this player may not take this action); the problem "
-        "carries `waiting_for`.",
-    ),
-    "flag-not-in-middle": (
-        422,
-        "Flag not in the middle",
-        '"Rules", "Evidence Flag": a player reaches out with a flag from the middle, one in '
-        "hand at most (D10).",
-    ),
-    "unknown-player": (422, "Unknown player", "No player of that id at this table."),
-    "hand-to-self": (
-        422,
-        "Handed to oneself",
-        "A flag is handed to any other player, even one who is out (D6).",
-    ),
-    "not-running": (
-        422,
-        "Not running",
-        "Only a running bullseye reaches out, benefits from a flag (D8), receives points "
-        "(D25) or renames his Angel (D27).",
-    ),
-    "unknown-ring": (
-        422,
-        "Unknown ring",
-        "A target's rings are loved_ones, friends, possessions and reputation (D1).",
-    ),
-    "flag-not-on-target": (
-        422,
-        "Flag not on a target",
-        '"Moving Flags": a neighbour move takes a flag from a running bullseye\'s ring.',
-    ),
-    "own-target": (
-        422,
-        "Own target",
-        '"Moving Flags": the mover moves a flag from another bullseye\'s target to another '
-        "bullseye's, neither his own.",
-    ),
-    "same-ring": (422, "Same ring", '"Moving Flags": a flag moves to a different ring.'),
-    "cannot-undo": (
-        422,
-        "Cannot undo",
-        '"Moving Flags": the upper neighbour\'s mover may not move the flag the lower one '
-        "just moved (D20).",
-    ),
-    "not-eligible": (
-        422,
-        "Not eligible",
-        '"Getting Caught, Getting Away": a caught bullseye\'s Shooter points go to those '
-        "sharing his shooter, his Angel points to those sharing his beef; an escaped one's "
-        "to those sharing either; only running bullseyes receive (D24, D25).",
-    ),
-    "allocation-mismatch": (
-        422,
-        "Pool not given exactly",
-        "Each pool is split freely but completely: its allocations sum to its points (D24).",
-    ),
-    "unknown-pool": (
-        422,
-        "Unknown pool",
-        "The departure's pools are those `departure.pools` lists (shooter_aim, shooter_ammo, "
-        "angel_aim, angel_ammo if caught; aim, ammo if escaped).",
-    ),
-    "game-not-ended": (
-        409,
-        "Game not ended",
-        "A game is deleted only once it has ended, so no single player can end the table's "
-        "game; an unfinished one expires (D31).",
-    ),
+    # A game's own refusals (its actions, its deletion) are the game engine's.
+    **GAME_PROBLEMS,
 }
 
 TRAVELOGUE_PROBLEMS: tuple[ProblemType, ...] = tuple(

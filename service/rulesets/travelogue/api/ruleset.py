@@ -12,10 +12,31 @@ from service.rulesets.travelogue.api.examples import (
     ROLL_EXAMPLES,
     VALIDATE_EXAMPLES,
 )
+from service.rulesets.travelogue.api.game_examples import GAME_PLAYS
+from service.rulesets.travelogue.api.games import (
+    GAME_LINKS,
+    GAMES,
+    TOKEN_REQUIRED,
+    GameController,
+)
 from service.rulesets.travelogue.api.problems import TRAVELOGUE_PROBLEMS
 from service.rulesets.travelogue.api.rolls import PoolsController
+from service.rulesets.travelogue.rules.game.events import GAME_EVENTS
+from service.sessions.routes import stream_routes
 
-__all__ = ["TRAVELOGUE"]
+__all__ = ["GAME_STREAMS", "TRAVELOGUE"]
+
+# A game's event stream and its stream tickets, as every kind of session has them.
+GAME_STREAMS = stream_routes(
+    GAMES,
+    path="/games",
+    id_parameter="game_id",
+    security=TOKEN_REQUIRED,
+    tags=["travelogue"],
+    ticket_operation_id="travelogueGameStreamTicket",
+    events_operation_id="travelogueGameEvents",
+    events=GAME_EVENTS,
+)
 
 
 TRAVELOGUE = Ruleset(
@@ -29,6 +50,8 @@ TRAVELOGUE = Ruleset(
         route_handlers=[
             BullseyeController,
             PoolsController,
+            GameController,
+            GAME_STREAMS.router,
         ],
     ),
     schema_prefix="Travelogue",
@@ -43,11 +66,15 @@ TRAVELOGUE = Ruleset(
         ),
     ),
     description="Set-up validation of the bullseyes, one roll of the Shooter's and the "
-    "Angel's pools and its exact odds. Quoted names refer to the text's headings, "
+    "Angel's pools and its exact odds, and whole games kept for the table: one token per "
+    "player, no GM, the server's dice or the table's. Quoted names refer to the text's headings, "
     "D-numbers to the decisions in docs/travelogue.md.",
+    stateful=("game",),
+    links={"travelogueCreateGame": {**GAME_LINKS, **GAME_STREAMS.links()}},
     examples={
         "travelogueValidateBullseyes": VALIDATE_EXAMPLES,
         "travelogueRoll": ROLL_EXAMPLES,
         "travelogueRollOdds": ODDS_EXAMPLES,
     },
+    plays=GAME_PLAYS,
 )

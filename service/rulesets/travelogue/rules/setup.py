@@ -29,6 +29,7 @@ __all__ = [
     "SetupReport",
     "check_setup",
     "setup_error",
+    "setup_warnings",
 ]
 
 POINTS = 9  # D3: the four stats sum to exactly this
@@ -247,3 +248,11 @@ def setup_error(report: SetupReport) -> RulesError:
     count = len(concerns)
     detail = concerns[0].detail if count == 1 else f"The set-up breaks {count} rules."
     return RulesError(INVALID_SETUP, detail, concerns)
+
+
+def setup_warnings(report: SetupReport) -> tuple[Concern, ...]:
+    """The report's warnings as a game keeps them (`stat-zero`, code `travelogue/<code>`)."""
+    return tuple(
+        Concern(code=f"travelogue/{w.code.value}", pointer=w.pointer, detail=w.detail)
+        for w in report.warnings
+    )

@@ -42,6 +42,7 @@ CODES = {
     "not-eligible": 422,
     "allocation-mismatch": 422,
     "unknown-pool": 422,
+    "seed-not-allowed": 422,
     "game-not-ended": 409,
 }
 

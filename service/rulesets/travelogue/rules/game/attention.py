@@ -192,7 +192,7 @@ def roll_pools(game: Game, actor: str, action: RollPools, strong: RandomSource) 
             angel=angel_faces,
             shooter_number=pools.shooter_number,
             angel_number=pools.angel_number,
-            outcome=pools.outcome.value,
+            outcome=pools.outcome,
             at_risk=pools.at_risk,
         )
     ]

@@ -29,11 +29,11 @@ from service.rulesets.travelogue.rules.game.model import (
     Allocated,
     Departure,
     EndingReason,
+    Figure,
     FinalRoll,
     Game,
     Place,
     Pool,
-    Side,
     Status,
     Step,
 )
@@ -111,7 +111,7 @@ def _settle(game: Game, allocations: tuple[Allocated, ...], note: str | None) ->
     as_of = {pool.pool: pool.as_ for pool in pools}
     for allocation in allocations:
         track, field = as_of[allocation.pool].split("_")
-        side: Side = getattr(bullseye(game, allocation.to), track)
+        side: Figure = getattr(bullseye(game, allocation.to), track)
         grown = msgspec.structs.replace(side, **{field: getattr(side, field) + allocation.points})
         game = with_bullseye(game, allocation.to, **{track: grown})
     retired = sum(pool.points for pool in pools if not pool.eligible)

@@ -9,7 +9,7 @@ import hashlib
 from service.kernel.dice import RandomSource, seeded
 from service.rulesets.travelogue.rules.faces import PoolFaces, check_die, check_pools
 from service.rulesets.travelogue.rules.game.errors import refuse
-from service.rulesets.travelogue.rules.game.model import DiceSource, Game
+from service.rulesets.travelogue.rules.game.model import Game, WhoseDice
 
 __all__ = ["attention_die", "pool_faces", "roll_seed"]
 
@@ -27,7 +27,7 @@ def _source(game: Game, strong: RandomSource) -> RandomSource:
 
 
 def _no_faces(game: Game, given: bool) -> None:
-    if given and game.dice_source is DiceSource.SERVER:
+    if given and game.dice_source is WhoseDice.SERVER:
         raise refuse(
             "faces-not-allowed",
             "This game rolls the server's dice (D28); send no faces.",
@@ -38,7 +38,7 @@ def _no_faces(game: Game, given: bool) -> None:
 def attention_die(game: Game, face: int | None, strong: RandomSource) -> int:
     """The attention die: the table's face, or the server's."""
     _no_faces(game, face is not None)
-    if game.dice_source is DiceSource.TABLE:
+    if game.dice_source is WhoseDice.TABLE:
         return check_die(face, "/faces")
     return _source(game, strong).randint(1, 6)
 
@@ -48,7 +48,7 @@ def pool_faces(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The Shooter's then the Angel's dice: the table's faces, or the server's."""
     _no_faces(game, faces is not None)
-    if game.dice_source is DiceSource.TABLE:
+    if game.dice_source is WhoseDice.TABLE:
         given = check_pools(faces, shooter, angel, "/faces")
         return tuple(given.shooter), tuple(given.angel)
     rng = _source(game, strong)

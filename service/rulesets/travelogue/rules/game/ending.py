@@ -6,7 +6,8 @@ from __future__ import annotations
 import msgspec
 
 from service.kernel.events import Event
-from service.rulesets.travelogue.rules.game.events import GameEnded
+from service.rulesets.travelogue.rules.game.errors import refuse
+from service.rulesets.travelogue.rules.game.events import GameClosed, GameEnded
 from service.rulesets.travelogue.rules.game.model import (
     Ending,
     EndingReason,
@@ -17,7 +18,7 @@ from service.rulesets.travelogue.rules.game.model import (
 )
 from service.rulesets.travelogue.rules.game.table import running, with_bullseye
 
-__all__ = ["end"]
+__all__ = ["close", "end"]
 
 
 def end(game: Game, reason: EndingReason) -> tuple[Game, tuple[Event, ...]]:
@@ -32,3 +33,19 @@ def end(game: Game, reason: EndingReason) -> tuple[Game, tuple[Event, ...]]:
         ending=Ending(reason=reason, fates=fates),
     )
     return game, (GameEnded(reason=reason, fates=fates),)
+
+
+def close(game: Game, actor: str, *, version: int, at: str = "") -> GameClosed:
+    """The last event of a game the table deletes: only once it has ended, so no single
+    player can end the table's game; an unfinished one expires (D31).
+
+    Raises:
+        RulesError: `game-not-ended` (409) while the game is still active.
+    """
+    if game.status is GameStatus.ACTIVE:
+        raise refuse(
+            "game-not-ended",
+            f"The game is at '{game.step}': it is deleted only once it has ended; an "
+            "unfinished game expires (D31).",
+        )
+    return GameClosed(version=version, at=at, actor=actor)

@@ -14,6 +14,7 @@ from service.rulesets.travelogue.rules.game.model import (
     Ring,
     Status,
 )
+from service.rulesets.travelogue.rules.pools import PoolOutcome
 from service.rulesets.travelogue.rules.stats import Stat
 
 __all__ = ["GAME_EVENTS", "GameEvent", "GameEventBase"]
@@ -84,7 +85,7 @@ class PoolsRolled(GameEventBase, frozen=True, kw_only=True, tag="pools.rolled"):
     angel: tuple[int, ...]
     shooter_number: int
     angel_number: int
-    outcome: str
+    outcome: PoolOutcome
     at_risk: bool
 
 

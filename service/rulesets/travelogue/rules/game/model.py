@@ -25,10 +25,10 @@ __all__ = [
     "Attention",
     "Bullseye",
     "Departure",
-    "DiceSource",
     "Ending",
     "EndingReason",
     "Fate",
+    "Figure",
     "FinalRoll",
     "Flag",
     "Focus",
@@ -47,9 +47,9 @@ __all__ = [
     "Ring",
     "RingState",
     "Risk",
-    "Side",
     "Status",
     "Step",
+    "WhoseDice",
 ]
 
 FLAG_COUNT = 12
@@ -106,7 +106,7 @@ class GameStatus(StrEnum):
     CLOSED = "closed"
 
 
-class DiceSource(StrEnum):
+class WhoseDice(StrEnum):
     SERVER = "server"
     TABLE = "table"
 
@@ -153,7 +153,7 @@ class EndingReason(StrEnum):
     LIMIT = "limit"
 
 
-class Side(Value, frozen=True, kw_only=True):
+class Figure(Value, frozen=True, kw_only=True):
     """A Shooter or an Angel: its name and its Aim and Ammo."""
 
     name: str
@@ -170,8 +170,8 @@ class RingState(Value, frozen=True, kw_only=True):
 
 class Bullseye(Value, frozen=True, kw_only=True):
     name: str
-    shooter: Side
-    angel: Side
+    shooter: Figure
+    angel: Figure
     beef: str
     stats: Stats
     status: Status = Status.RUNNING
@@ -301,7 +301,7 @@ class Game(Value, frozen=True, kw_only=True):
     id: str
     name: str
     status: GameStatus = GameStatus.ACTIVE
-    dice_source: DiceSource
+    dice_source: WhoseDice
     seed: int | None = None  # kept, never shown (the view says only `seeded`)
     step: Step = Step.PLAY
     batch: Count = 1

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from service.kernel.errors import Concern
 from service.kernel.sessions import Applied
+from service.rulesets.travelogue.rules.game.errors import refuse
 from service.rulesets.travelogue.rules.game.events import GameCreated
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Bullseye,
-    DiceSource,
+    Figure,
     Flag,
     Game,
     Kind,
@@ -18,11 +19,11 @@ from service.rulesets.travelogue.rules.game.model import (
     Player,
     Ring,
     RingState,
-    Side,
+    WhoseDice,
 )
 from service.rulesets.travelogue.rules.sheet import Sheet
 
-__all__ = ["default_kinds", "new_game"]
+__all__ = ["check_dice", "default_kinds", "new_game"]
 
 
 def default_kinds() -> tuple[Kind, ...]:
@@ -35,13 +36,27 @@ def _player(sheet: Sheet) -> Player:
         id=sheet.player,
         bullseye=Bullseye(
             name=sheet.name,
-            shooter=Side(name=sheet.shooter, aim=1, ammo=1),
-            angel=Side(name=sheet.angel, aim=0, ammo=0),
+            shooter=Figure(name=sheet.shooter, aim=1, ammo=1),
+            angel=Figure(name=sheet.angel, aim=0, ammo=0),
             beef=sheet.beef,
-            stats=sheet.stats,
+            stats=sheet.stats.checked(),
             rings={ring: RingState() for ring in Ring},
         ),
     )
+
+
+def check_dice(dice_source: WhoseDice, seed: int | None) -> None:
+    """D28: a seed only for the server's dice, given at creation.
+
+    Raises:
+        RulesError: `seed-not-allowed` (422) with the table's dice.
+    """
+    if seed is not None and dice_source is WhoseDice.TABLE:
+        raise refuse(
+            "seed-not-allowed",
+            "A seed draws the server's dice; this game rolls the table's (D28).",
+            "/seed",
+        )
 
 
 def new_game(
@@ -49,7 +64,7 @@ def new_game(
     *,
     game_id: str,
     name: str,
-    dice_source: DiceSource = DiceSource.SERVER,
+    dice_source: WhoseDice = WhoseDice.SERVER,
     seed: int | None = None,
     flag_kinds: Sequence[Kind] | None = None,
     warnings: Sequence[Concern] = (),
@@ -66,7 +81,7 @@ def new_game(
         id=game_id,
         name=name,
         dice_source=dice_source,
-        seed=seed if dice_source is DiceSource.SERVER else None,
+        seed=seed if dice_source is WhoseDice.SERVER else None,
         warnings=tuple(warnings),
         players=tuple(_player(sheet) for sheet in sheets),
         flags=flags,

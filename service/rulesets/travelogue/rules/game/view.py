@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from service.kernel.bounds import Timestamp
 from service.kernel.errors import Concern
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Attention,
     Departure,
-    DiceSource,
     Ending,
+    Figure,
     Game,
     GameStatus,
     Hand,
@@ -21,15 +22,15 @@ from service.rulesets.travelogue.rules.game.model import (
     Neighbours,
     Place,
     Ring,
-    Side,
     Status,
     Step,
+    WhoseDice,
 )
 from service.rulesets.travelogue.rules.game.table import hot_lead, middle
 from service.rulesets.travelogue.rules.game.waiting import WaitingFor, waiting_for
 from service.rulesets.travelogue.rules.stats import Stats
 
-__all__ = ["GameView", "game_view"]
+__all__ = ["GameState", "GameView", "game_state", "game_view"]
 
 
 class RingView(Value, frozen=True, kw_only=True):
@@ -52,15 +53,15 @@ class TargetView(Value, frozen=True, kw_only=True):
 
 class BullseyeView(Value, frozen=True, kw_only=True):
     name: str
-    shooter: Side
-    angel: Side
+    shooter: Figure
+    angel: Figure
     beef: str
     stats: Stats
     status: Status
     target: TargetView
 
 
-class PlayerView(Value, frozen=True, kw_only=True):
+class SeatView(Value, frozen=True, kw_only=True):
     id: str
     bullseye: BullseyeView
 
@@ -74,13 +75,14 @@ class FlagView(Value, frozen=True, kw_only=True):
     ring: Ring | None
 
 
-class GameView(Value, frozen=True, kw_only=True):
+class GameState(Value, frozen=True, kw_only=True):
+    """The game at a version, as an action's answer shows it."""
+
     id: str
     name: str
     status: GameStatus
     version: int
-    expires_at: datetime | None
-    dice_source: DiceSource
+    dice_source: WhoseDice
     seeded: bool
     step: Step
     batch: int
@@ -90,7 +92,7 @@ class GameView(Value, frozen=True, kw_only=True):
     hot_lead: int | None
     retired_points: int
     warnings: tuple[Concern, ...]
-    players: tuple[PlayerView, ...]
+    players: tuple[SeatView, ...]
     flags: tuple[FlagView, ...]
     hand: Hand | None
     attention: Attention | None
@@ -98,6 +100,12 @@ class GameView(Value, frozen=True, kw_only=True):
     departure: Departure | None
     ending: Ending | None
     waiting_for: WaitingFor
+
+
+class GameView(GameState, frozen=True, kw_only=True):
+    """The game as a read shows it: its state, and when it expires unless changed."""
+
+    expires_at: Timestamp
 
 
 def _target(game: Game, player_id: str) -> TargetView:
@@ -119,10 +127,19 @@ def _target(game: Game, player_id: str) -> TargetView:
     return TargetView(rings=rings, centre=CentreView(circle=b.centre, next_cost=b.centre + 1))
 
 
-def game_view(game: Game, *, version: int, expires_at: datetime | None = None) -> GameView:
+def game_view(game: Game, *, version: int, expires_at: datetime) -> GameView:
     """What `GET …/games/{id}` answers, the same for every player."""
+    state = game_state(game, version=version)
+    return GameView(
+        **{field: getattr(state, field) for field in GameState.__struct_fields__},
+        expires_at=expires_at,
+    )
+
+
+def game_state(game: Game, *, version: int) -> GameState:
+    """The game at ``version`` with all that follows from it, the same for every player."""
     players = tuple(
-        PlayerView(
+        SeatView(
             id=p.id,
             bullseye=BullseyeView(
                 name=p.bullseye.name,
@@ -147,12 +164,11 @@ def game_view(game: Game, *, version: int, expires_at: datetime | None = None) -
         )
         for f in game.flags
     )
-    return GameView(
+    return GameState(
         id=game.id,
         name=game.name,
         status=game.status,
         version=version,
-        expires_at=expires_at,
         dice_source=game.dice_source,
         seeded=game.seed is not None,
         step=game.step,

@@ -4,7 +4,7 @@ state at every step, so the refusals and a client read the same answer."""
 from __future__ import annotations
 
 from service.kernel.values import Value
-from service.rulesets.travelogue.rules.game.model import DiceSource, Game, Status, Step
+from service.rulesets.travelogue.rules.game.model import Game, Status, Step, WhoseDice
 from service.rulesets.travelogue.rules.game.table import bullseye, player_ids, running
 
 __all__ = ["DiceNeeded", "WaitingFor", "Who", "waiting_for"]
@@ -78,7 +78,7 @@ def _who(game: Game) -> tuple[Who, ...]:
 
 
 def _dice(game: Game) -> DiceNeeded | None:
-    if game.dice_source is DiceSource.SERVER:
+    if game.dice_source is WhoseDice.SERVER:
         return None
     if game.step is Step.ATTENTION_ROLL:
         return DiceNeeded(die=1)

@@ -21,8 +21,7 @@ from service.rulesets.travelogue.rules.game.actions import (
     TakeFlag,
     Vote,
 )
-from service.rulesets.travelogue.rules.sheet import Sheet
-from service.rulesets.travelogue.rules.stats import Stats
+from service.rulesets.travelogue.rules.sheet import Sheet, SheetStats
 
 __all__ = ["REFUSALS", "SHEETS", "STEPS"]
 
@@ -37,7 +36,7 @@ def _sheet(
         shooter=shooter,
         angel=f"{name}'s way out",
         beef=beef,
-        stats=Stats(avoid=avoid, armor=armor, angel=angel, allies=allies),
+        stats=SheetStats(avoid=avoid, armor=armor, angel=angel, allies=allies),
     )
 
 

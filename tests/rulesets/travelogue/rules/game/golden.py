@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 
 from service.rulesets.travelogue.rules.game.engine import apply
-from service.rulesets.travelogue.rules.game.model import DiceSource, GameStatus
+from service.rulesets.travelogue.rules.game.model import GameStatus, WhoseDice
 from service.rulesets.travelogue.rules.game.setup import new_game
 from tests.rulesets.travelogue.rules.game.full_game import SHEETS
 from tests.rulesets.travelogue.rules.game.play_helpers import as_action, view_of
@@ -25,9 +25,7 @@ GOLDEN = Path(__file__).parent / "data" / "seeded_game_7.jsonl"
 
 def seeded_game_log() -> list[bytes]:
     """Every event of the seed-7 game, one JSON line each: name and data."""
-    applied = new_game(
-        SHEETS, game_id="seven", name="Seed 7", dice_source=DiceSource.SERVER, seed=7
-    )
+    applied = new_game(SHEETS, game_id="seven", name="Seed 7", dice_source=WhoseDice.SERVER, seed=7)
     game, events = applied.state, list(applied.events)
     policy = FixedPolicy()
     strong = random.Random()  # never drawn from: the game is seeded

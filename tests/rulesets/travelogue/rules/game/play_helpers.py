@@ -11,9 +11,9 @@ import msgspec
 from service.kernel.errors import RulesError
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.engine import apply
-from service.rulesets.travelogue.rules.game.model import DiceSource, Game
+from service.rulesets.travelogue.rules.game.model import Game, WhoseDice
 from service.rulesets.travelogue.rules.game.setup import new_game
-from service.rulesets.travelogue.rules.game.view import game_view
+from service.rulesets.travelogue.rules.game.view import game_state
 from service.rulesets.travelogue.rules.sheet import Sheet
 from tests.rulesets.travelogue.rules.game.full_game import SHEETS, STEPS
 
@@ -23,7 +23,7 @@ STRONG = random.Random(0)
 
 
 def table_game(sheets: tuple[Sheet, ...] = SHEETS) -> Game:
-    return new_game(sheets, game_id="g", name="A table", dice_source=DiceSource.TABLE).state
+    return new_game(sheets, game_id="g", name="A table", dice_source=WhoseDice.TABLE).state
 
 
 def play(game: Game, steps: Iterable[tuple[str, Action]]) -> Game:
@@ -47,7 +47,7 @@ def refusal(game: Game, actor: str, action: Action) -> RulesError:
 
 def view_of(game: Game) -> dict[str, Any]:
     """The game as a client reads it (the view as JSON builtins)."""
-    built: dict[str, Any] = msgspec.to_builtins(game_view(game, version=game.actions + 1))
+    built: dict[str, Any] = msgspec.to_builtins(game_state(game, version=game.actions + 1))
     return built
 
 

@@ -27,7 +27,7 @@ from service.rulesets.travelogue.rules.game.model import (
 )
 from service.rulesets.travelogue.rules.game.neighbours import neighbour_flags
 from service.rulesets.travelogue.rules.game.table import bullseye, flag, flags_at, middle
-from service.rulesets.travelogue.rules.sheet import Sheet
+from service.rulesets.travelogue.rules.sheet import Sheet, SheetStats
 from service.rulesets.travelogue.rules.stats import Stat, Stats
 from tests.rulesets.travelogue.rules.game.arrange import arranged, attention_on
 from tests.rulesets.travelogue.rules.game.full_game import SHEETS
@@ -171,7 +171,7 @@ CHEAP = Sheet(
     shooter="The Syndicate",
     angel="Luck",
     beef="the ledger",
-    stats=Stats(avoid=4, armor=1, angel=3, allies=1),
+    stats=SheetStats(avoid=4, armor=1, angel=3, allies=1),
 )
 
 

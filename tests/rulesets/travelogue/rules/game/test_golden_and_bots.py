@@ -9,7 +9,7 @@ import msgspec
 
 from service.rulesets.travelogue.rules.game.actions import RejectFlag, TakeFlag
 from service.rulesets.travelogue.rules.game.engine import apply
-from service.rulesets.travelogue.rules.game.model import MAX_ACTIONS, DiceSource, GameStatus
+from service.rulesets.travelogue.rules.game.model import MAX_ACTIONS, GameStatus, WhoseDice
 from service.rulesets.travelogue.rules.game.setup import new_game
 from tests.rulesets.travelogue.rules.game.full_game import SHEETS
 from tests.rulesets.travelogue.rules.game.golden import GOLDEN, seeded_game_log
@@ -32,7 +32,7 @@ def test_one_hundred_seeded_bot_games_all_end() -> None:
     reasons = set()
     for seed in range(100):
         rng = random.Random(seed)
-        source = DiceSource.TABLE if seed % 2 else DiceSource.SERVER
+        source = WhoseDice.TABLE if seed % 2 else WhoseDice.SERVER
         game = new_game(
             SHEETS,
             game_id=f"g{seed}",
@@ -54,7 +54,7 @@ def test_one_hundred_seeded_bot_games_all_end() -> None:
 def test_a_10000_action_game_fits_the_session_with_its_history() -> None:
     """D29: 10 000 actions (takes handed on someone's behalf and rejected, the longest
     common entries) keep state + history under the session's 1 MiB; the next is refused."""
-    game = new_game(SHEETS, game_id="long", name="Long", dice_source=DiceSource.SERVER).state
+    game = new_game(SHEETS, game_id="long", name="Long", dice_source=WhoseDice.SERVER).state
     size = 0
     take = TakeFlag(flag=6, to="archer", on_behalf_of="annie")
     for i in range(MAX_ACTIONS):

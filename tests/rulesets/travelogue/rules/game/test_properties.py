@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 
 from service.rulesets.travelogue.rules.game.engine import apply
 from service.rulesets.travelogue.rules.game.model import (
-    DiceSource,
     Game,
     GameStatus,
     Place,
     Status,
     Step,
+    WhoseDice,
 )
 from service.rulesets.travelogue.rules.game.setup import new_game
 from service.rulesets.travelogue.rules.game.table import bullseye
@@ -57,7 +57,7 @@ def test_random_legal_games_keep_every_invariant(seed: int, table: bool, seeded:
     its cost; `distribute` keeps ΣAim+Ammo + retired, else it grows by one per accept and
     per attention; version + 1 per action; a departed bullseye is never active again."""
     rng = random.Random(seed)
-    source = DiceSource.TABLE if table else DiceSource.SERVER
+    source = WhoseDice.TABLE if table else WhoseDice.SERVER
     game = new_game(
         SHEETS, game_id="p", name="Props", dice_source=source, seed=seed if seeded else None
     ).state

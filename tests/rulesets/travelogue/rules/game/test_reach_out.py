@@ -21,13 +21,13 @@ from service.rulesets.travelogue.rules.game.engine import apply
 from service.rulesets.travelogue.rules.game.errors import GAME_PROBLEM_STATUS
 from service.rulesets.travelogue.rules.game.model import (
     MAX_ACTIONS,
-    DiceSource,
     GameStatus,
     Kind,
     Place,
     Ring,
     Status,
     Step,
+    WhoseDice,
 )
 from service.rulesets.travelogue.rules.game.setup import new_game
 from service.rulesets.travelogue.rules.game.table import bullseye, flag, middle, with_bullseye
@@ -87,7 +87,7 @@ def test_reach_out_flag_kinds_may_be_set_at_creation() -> None:
     """D5: `flag_kinds` overrides odd = Aim."""
     kinds = (Kind.AMMO,) * 12
     game = new_game(
-        SHEETS, game_id="g", name="n", dice_source=DiceSource.TABLE, flag_kinds=kinds
+        SHEETS, game_id="g", name="n", dice_source=WhoseDice.TABLE, flag_kinds=kinds
     ).state
     game = play(
         game, [("hugo", TakeFlag(flag=1, to="annie")), ("annie", AcceptFlag(ring="friends"))]
@@ -155,14 +155,14 @@ def test_dice_table_faces_must_be_exact_and_server_games_take_none() -> None:
     game = play(game, [("hugo", RollAttention(faces=4))])
     extra = RollPools(faces=PoolFaces(shooter=(1, 2, 3)))
     assert refusal(game, "hugo", extra).code == "travelogue/faces-extra"
-    server = msgspec.structs.replace(game, dice_source=DiceSource.SERVER)
+    server = msgspec.structs.replace(game, dice_source=WhoseDice.SERVER)
     assert refusal(server, "hugo", extra).code == "travelogue/faces-not-allowed"
 
 
 def test_dice_a_seeded_game_rolls_the_same_dice_whatever_the_strong_source() -> None:
     """Dice (D28): the i-th rolling action draws from (seed, i), never from the caller."""
     game = full_game_until(14)
-    seeded = msgspec.structs.replace(game, dice_source=DiceSource.SERVER, seed=7)
+    seeded = msgspec.structs.replace(game, dice_source=WhoseDice.SERVER, seed=7)
     one = apply(seeded, "hugo", RollAttention(), random.Random(1)).state
     two = apply(seeded, "hugo", RollAttention(), random.Random(2)).state
     assert one.attention == two.attention

@@ -1,0 +1,407 @@
+"""``/v1/travelogue/games``: a table's chase kept in Redis through the shared session engine.
+
+One token per player and no GM (D31). The rules decide every action (``rules/game``); the
+routes only load, apply and store, with tokens, ``If-Match``, ``If-None-Match`` and
+``Idempotency-Key`` as every session kind has them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from litestar import Controller, Request, delete, get, post, route
+from litestar.enums import HttpMethod
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Body, Parameter
+from litestar.response import Response
+from msgspec import Meta
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import problem_responses
+from service.kernel.bounds import Name
+from service.kernel.values import Value
+from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
+from service.rulesets.travelogue.api.game_views import (
+    ActionTaken,
+    CreatedGame,
+    GameTokens,
+    HistoryPage,
+    history_item,
+)
+from service.rulesets.travelogue.rules.game.actions import Action
+from service.rulesets.travelogue.rules.game.ending import close
+from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
+from service.rulesets.travelogue.rules.game.model import FLAG_COUNT, Game, Kind, WhoseDice
+from service.rulesets.travelogue.rules.game.pending import pending_pools
+from service.rulesets.travelogue.rules.game.setup import check_dice, new_game
+from service.rulesets.travelogue.rules.game.view import GameView, game_state, game_view
+from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
+from service.rulesets.travelogue.rules.roll import Seed
+from service.rulesets.travelogue.rules.setup import check_setup, setup_error, setup_warnings
+from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
+from service.sessions.access import issue_tokens
+from service.sessions.engine import Decision, SessionEngine, etag
+from service.sessions.host import SessionSpec, session_host
+from service.sessions.keys import SessionKind
+from service.sessions.params import (
+    CREATED_HEADERS,
+    VERSION_HEADERS,
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+)
+
+__all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
+
+GAMES = SessionSpec(
+    kind=SessionKind("travelogue", "game"),
+    state_type=Game,
+    history_type=HistoryEntry,
+    token_header="x-game-token",  # noqa: S106 - a header name, not a secret
+)
+TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"gameToken": []}, {"gameTokenHeader": []}]
+GameIdParam = Annotated[str, Parameter(max_length=64, description="The game's id.")]
+# A game draws its unseeded server dice from the operating system's generator (D28): no
+# player can predict or pick a roll by retrying.
+_STRONG = random.SystemRandom()
+HISTORY_PAGE = 100
+
+
+class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new game: its name, the table's bullseyes, whose dice, how long it keeps."""
+
+    name: Name
+    bullseyes: Annotated[
+        tuple[Sheet, ...],
+        Meta(
+            min_length=1,
+            max_length=MAX_PLAYERS,
+            description="4–6 sheets, one per player, in seat order (fewer than 4 is the "
+            "set-up's `player-count`, reported with every other violation).",
+        ),
+    ]
+    dice_source: Annotated[
+        WhoseDice,
+        Meta(description="`server`: the service rolls; `table`: the players send `faces`."),
+    ] = WhoseDice.SERVER
+    seed: Seed | None = None
+    flag_kinds: (
+        Annotated[
+            tuple[Kind, ...],
+            Meta(
+                min_length=FLAG_COUNT,
+                max_length=FLAG_COUNT,
+                description="What each flag 1–12 adds; null: odd Aim, even Ammo (D5).",
+            ),
+        ]
+        | None
+    ) = None
+    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _expiry(expires_at: float) -> datetime:
+    return datetime.fromtimestamp(expires_at, UTC)
+
+
+_CREATE_DESCRIPTION = """\
+A table's game from its bullseyes ("The Set Up"): flags 1–6 in the middle, 7–12 in the
+box, every Shooter Aim 1 Ammo 1 and Angel 0/0, every circle empty; version 1, `ETag: "1"`.
+
+The bullseyes are checked as `travelogueValidateBullseyes` checks them; any violation is
+422 `invalid-setup` with **every** violation in `errors` (codes `travelogue/<code>`:
+`player-count`, `stat-range`, `not-connected`, …), nothing stored. Warnings (`stat-zero`)
+are kept in the game's `warnings`.
+
+**Dice** (D28), fixed for the game: `server` (the default) rolls every die, from `seed` if
+given (the i-th rolling action draws from `(seed, i)`, so a seeded game replays) — a seed
+with `table` dice is 422 `seed-not-allowed`; `table` takes each roll's `faces` from the
+players, exactly `waiting_for.dice_needed`. `flag_kinds`: what each flag adds (D5).
+
+One token per player and no GM (D31); the tokens are shown **only here**. Any token reads
+the game; `waiting_for` names who may act and how. Limits (D29): at most 300 attention
+phases and 10 000 actions — the 300th attention ends the game (`ending.reason: limit`).
+"""
+
+_ACTIONS_DESCRIPTION = """\
+One action, by `type` (the design's "Actions"); `waiting_for` in every game answer names
+who may send which now. Accepts `If-Match` (412 when the game moved on) and
+`Idempotency-Key` (a retry returns the first answer and never rolls again; the same key
+with another body → 422, while the first runs → 409). The answer is the game after the
+action and the events it put on the stream; each applied action makes `version` + 1.
+
+* `play` (any running player): `take_flag {flag, to?, on_behalf_of?}` — one middle flag in
+  hand at most (D10); `to` hands it at once. `play.taken` (the reacher): `hand_flag {to,
+  on_behalf_of?}` to any other player, even one who is out (D6), for himself or a running
+  bullseye (D8); or `return_flag`. `play.handed` (the holder): `accept_flag {ring}` (any
+  ring, flipped ones too, D9; the holder's accept is the table's, D7) or `reject_flag`.
+* `attention.roll` (every player, D11): `roll_attention {faces?}`; the hot lead and the
+  die find a flag and its bullseye's ring or centre. `attention.pools` (the active
+  player): `roll_pools {faces?: {shooter, angel}}`; `GET …/odds` gives its exact odds first.
+  `attention.risk`: `buy_out {tie_break?}` (a point at a time from the highest stat, D14)
+  or `let_flip` (a ring gets its X, the centre means caught, D15). `attention.scene`:
+  `close_scene {note?}` (notes are stored only, D30).
+* `departure.vote` (each other running player, D22): `vote {go_for_broke}` — unanimous or
+  not at all. `departure.final`: `roll_final {faces?}`, the voters **in seat order** (D23;
+  a tie is `at_large`). `departure.distribute` (the leaver): `distribute {allocations,
+  note?}`, each pool given completely to those eligible (D24, D25).
+* `moves.lower` / `moves.upper` (the neighbour flag's owner when the move comes, D18, D19):
+  `move_flag {flag, to_bullseye, to_ring}` or `pass`.
+* `rename_angel {name}` (a player whose bullseye runs, any step but `ended`; never listed
+  in `waiting_for`, D27).
+
+**Dice** (D28): with `server` dice `faces` are 422 `faces-not-allowed`; with `table` dice
+exactly `waiting_for.dice_needed` — `die` for the attention die, `shooter` and `angel` for
+the pools — each 1…6 (else `faces-missing` with `missing`, `faces-extra`,
+`face-out-of-range`).
+
+**Refusals, in this order**: 401 token → 404 game → 412 `If-Match` → 409 `game-ended`
+(checked before `wrong-step`: an ended game takes nothing, and that says why), `wrong-step`
+(nobody may do this now), `action-limit-reached` (10 000, D29) → 403 `not-your-move`,
+carrying `waiting_for` → 422 the action's own codes (`flag-not-in-middle`,
+`unknown-player`, `hand-to-self`, `not-running`, `unknown-ring`, `flag-not-on-target`,
+`cannot-undo` — checked before `own-target` —, `own-target`, `same-ring`, `not-eligible`,
+`allocation-mismatch`, `unknown-pool`), then the dice's. A refusal changes nothing.
+
+**The end**: `ending.reason` is `none_running` (nobody runs), `went_for_broke` (the final
+rolls settled every runner) or `limit` (the 300th attention, D29); whoever still runs is
+`at_large`.
+"""
+
+
+def _created_links() -> dict[str, Any]:
+    def to(operation_id: str) -> dict[str, Any]:
+        return {
+            "operationId": operation_id,
+            "parameters": {"game_id": "$response.body#/id"},
+            "description": "With a player's token of the game (`tokens` in this answer).",
+        }
+
+    return {
+        "GetGame": to("travelogueGetGame"),
+        "TakeAction": to("travelogueGameAction"),
+        "GameHistory": to("travelogueGameHistory"),
+    }
+
+
+GAME_LINKS = _created_links()
+
+
+class GameController(Controller):
+    """The travelogue's games: state only in Redis."""
+
+    path = "/games"
+    tags = ["travelogue"]
+
+    @post(
+        "/",
+        operation_id="travelogueCreateGame",
+        response_headers=CREATED_HEADERS,
+        summary="Start a game",
+        description=_CREATE_DESCRIPTION,
+        dto=StrictJson[CreateGame],
+        return_dto=None,
+        status_code=201,
+        responses=problem_responses(400, 409, 413, 415, 422, 503),
+    )
+    async def create(
+        self,
+        data: Annotated[CreateGame, Body(examples=CREATE_EXAMPLES)],
+        request: Request[Any, Any, Any],
+    ) -> Response[CreatedGame]:
+        """Check the bullseyes, create the game and its tokens."""
+        report = check_setup(data.bullseyes)
+        if not report.valid:
+            raise setup_error(report)
+        check_dice(data.dice_source, data.seed)
+        host = session_host(request)
+        games: SessionEngine[Game] = host.engine(GAMES)
+        ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
+        applied = new_game(
+            data.bullseyes,
+            game_id=new_id(),
+            name=data.name,
+            dice_source=data.dice_source,
+            seed=data.seed,
+            flag_kinds=data.flag_kinds,
+            warnings=setup_warnings(report),
+        )
+        tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
+        game = applied.state
+        version = await games.create(game.id, applied, access=access, ttl_ms=ttl * 1000)
+        view = game_view(game, version=version, expires_at=_expiry(time.time() + ttl))
+        created = CreatedGame(
+            **{field: getattr(view, field) for field in GameView.__struct_fields__},
+            tokens=GameTokens(players=tokens.players),
+        )
+        return Response(
+            created,
+            status_code=201,
+            headers={"Location": f"/v1/travelogue/games/{game.id}", "ETag": etag(version)},
+        )
+
+    @route(
+        "/{game_id:str}",
+        http_method=[HttpMethod.OPTIONS],
+        include_in_schema=False,
+        sync_to_thread=False,
+    )
+    def allowed_methods(self) -> Response[None]:
+        """Allow lists every method of the path (Litestar's own lists only the first). Named
+        to sort before the path's other handlers: Litestar registers a controller's
+        handlers by name, and its automatic OPTIONS comes with the first one."""
+        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+
+    @get(
+        "/{game_id:str}",
+        operation_id="travelogueGetGame",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="The game as it stands",
+        description="Any player's token; the same for everyone (all of it is on the table). "
+        "`ETag` is its version; `If-None-Match` with it answers 304 while unchanged. "
+        "`waiting_for` names who may act and how, and the table's dice a roll needs "
+        "(`dice_needed`: `die` for the attention die, `shooter`/`angel` for the pools).",
+        responses={
+            304: ResponseSpec(None, description="Not modified: still at that version."),
+            **problem_responses(400, 401, 404, 503),
+        },
+    )
+    async def read(
+        self,
+        game_id: GameIdParam,
+        request: Request[Any, Any, Any],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[GameView]:
+        """Read the game."""
+        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        read = await games.read(game_id, request, if_none_match=if_none_match)
+        if isinstance(read, Response):
+            return read  # type: ignore[return-value]  # 304, no body
+        stored, _ = read
+        view = game_view(
+            stored.state, version=stored.version, expires_at=_expiry(stored.expires_at)
+        )
+        return Response(view, headers={"ETag": etag(stored.version)})
+
+    @post(
+        "/{game_id:str}/actions",
+        operation_id="travelogueGameAction",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="Take an action",
+        description=_ACTIONS_DESCRIPTION,
+        dto=StrictJson.of_union(Action, "TravelogueAction"),
+        return_dto=None,
+        status_code=200,
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    )
+    async def act(
+        self,
+        game_id: GameIdParam,
+        data: Annotated[Action, Body(examples=ACTION_EXAMPLES)],
+        request: Request[Any, Any, Any],
+        idempotency_key: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> Response[ActionTaken]:
+        """Apply one action."""
+        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        at = _now()
+
+        def step(game: Game, role: str) -> Decision[Game]:
+            applied = apply(game, role, data, _STRONG, at=at)
+            version = applied.state.actions + 1
+            taken = ActionTaken(
+                game=game_state(applied.state, version=version),
+                events=applied.events,  # type: ignore[arg-type]  # the game's own events
+            )
+            return Decision(applied, 200, taken)
+
+        return await games.act(  # type: ignore[return-value]
+            game_id, request, step, idempotency_key=idempotency_key, if_match=if_match
+        )
+
+    @get(
+        "/{game_id:str}/odds",
+        operation_id="travelogueGameOdds",
+        security=TOKEN_REQUIRED,
+        summary="The odds of the pending roll of the pools",
+        description="In step `attention.pools`: the exact odds of the active player's "
+        "`roll_pools`, as `travelogueRollOdds` computes them for his Shooter (the attention's "
+        "+1 included), his Angel and his stats as they stand (at most 30 dice a pool, else "
+        "422 `too-many-dice`). In any other step 409 `wrong-step`, with `waiting_for`. Any "
+        "player's token.",
+        responses=problem_responses(400, 401, 404, 409, 422, 503),
+    )
+    async def odds(self, game_id: GameIdParam, request: Request[Any, Any, Any]) -> PoolsOdds:
+        """The pending roll's odds."""
+        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        games.require_token(request)
+        stored = await games.load(game_id)
+        games.role(request, stored.access)
+        return pools_odds(pending_pools(stored.state))
+
+    @get(
+        "/{game_id:str}/history",
+        operation_id="travelogueGameHistory",
+        security=TOKEN_REQUIRED,
+        summary="The actions so far",
+        description="The applied actions in order, each with the version it made, its "
+        "actor, the action as sent (notes included, D30) and a rolling action's dice — kept "
+        "apart from the game's state. `after`: a version (0 or 1: from the first action); "
+        f"`limit`: at most {HISTORY_PAGE} a page; `next_after` continues. Any player's token.",
+        responses=problem_responses(400, 401, 404, 503),
+    )
+    async def history(
+        self,
+        game_id: GameIdParam,
+        request: Request[Any, Any, Any],
+        after: Annotated[
+            int, Parameter(ge=0, le=100000, description="Actions that made a later version.")
+        ] = 0,
+        limit: Annotated[
+            int, Parameter(ge=1, le=HISTORY_PAGE, description="At most this many actions.")
+        ] = HISTORY_PAGE,
+    ) -> HistoryPage:
+        """A page of the history."""
+        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        games.require_token(request)
+        stored = await games.load(game_id, history=True)
+        games.role(request, stored.access)
+        entries = stored.history or ()
+        # The n-th entry (from 1) made version n + 1.
+        first = max(after - 1, 0)
+        page = entries[first : first + limit]
+        items = tuple(
+            history_item(entry, version)
+            for version, entry in enumerate(page, start=first + 2)
+            if isinstance(entry, HistoryEntry)
+        )
+        more = first + limit < len(entries)
+        return HistoryPage(items=items, next_after=first + 1 + len(page) if more else None)
+
+    @delete(
+        "/{game_id:str}",
+        operation_id="travelogueDeleteGame",
+        security=TOKEN_REQUIRED,
+        summary="Remove an ended game",
+        description="Any player's token, once the game has `ended`: 204, and event-stream "
+        "readers get `game.closed`. Earlier: 409 `game-not-ended` — no single player can end "
+        "the table's game; an unfinished one expires (D31).",
+        status_code=204,
+        responses=problem_responses(400, 401, 404, 409, 503),
+    )
+    async def remove(self, game_id: GameIdParam, request: Request[Any, Any, Any]) -> None:
+        """Delete it; event-stream readers get `game.closed`."""
+        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        games.require_token(request)
+        stored = await games.load(game_id)
+        role = games.role(request, stored.access)
+        await games.delete(game_id, close(stored.state, role, version=stored.version, at=_now()))
