@@ -232,6 +232,7 @@ class GameController(Controller):
             seed=data.seed,
             flag_kinds=data.flag_kinds,
             warnings=setup_warnings(report),
+            at=_now(),
         )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
         game = applied.state

@@ -68,10 +68,12 @@ def new_game(
     seed: int | None = None,
     flag_kinds: Sequence[Kind] | None = None,
     warnings: Sequence[Concern] = (),
+    at: str = "",
 ) -> Applied[Game]:
     """The game at its first batch: flags 1–6 in the middle, 7–12 in the box, every
     Shooter 1/1 and Angel 0/0, every circle empty. The sheets are valid (the caller's
-    set-up check); ``seed`` only with the server's dice (D28)."""
+    set-up check); ``seed`` only with the server's dice (D28). ``at`` stamps the
+    `game.created` event, which no player's action makes (its ``actor`` is empty)."""
     kinds = tuple(flag_kinds) if flag_kinds is not None else default_kinds()
     flags = tuple(
         Flag(number=n, kind=kinds[n - 1], place=Place.MIDDLE if n <= 6 else Place.BOX)
@@ -88,6 +90,7 @@ def new_game(
     )
     created = GameCreated(
         version=1,
+        at=at,
         players=tuple(sheet.player for sheet in sheets),
         middle=tuple(range(1, 7)),
     )

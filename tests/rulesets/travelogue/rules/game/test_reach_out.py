@@ -182,3 +182,16 @@ def test_rename_angel_changes_no_number_and_is_for_running_bullseyes() -> None:
     assert refusal(game, "vera", RenameAngel(name="  ")).code == "travelogue/blank-text"
     caught = full_game_until(33)
     assert refusal(caught, "hugo", RenameAngel(name="Luck")).code == "travelogue/not-your-move"
+
+
+def test_the_created_event_is_stamped_with_the_creation_time_and_no_actor() -> None:
+    """Part 2, "Events": every event's data carries `version`, `at` and `actor`; nobody's
+    action creates a game, so `game.created` has the time and an empty actor."""
+    applied = new_game(SHEETS, game_id="g", name="A table", at="2026-11-25T23:58:16.410Z")
+    (created,) = applied.events
+    assert (created.type, created.version, created.at, created.actor) == (
+        "game.created",
+        1,
+        "2026-11-25T23:58:16.410Z",
+        "",
+    )
