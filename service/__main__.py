@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sys
 import tempfile
 from contextlib import ExitStack
@@ -27,6 +28,20 @@ def _redact(url: str) -> str:
     return f"{scheme}://***@{rest.rpartition('@')[2]}"
 
 
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None. Granian listens with SO_REUSEPORT,
+    so a second `make run` on a busy port would otherwise start silently and split the
+    requests with the first one, each with its own embedded Redis."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is no owner
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
 def _exit_cleanly(signum: int, _frame: object) -> None:
     raise SystemExit(0)
 
@@ -37,6 +52,13 @@ def main() -> int:
         settings = Settings.from_env()
     except SettingsError as error:
         print(f"bullseye: {error}", file=sys.stderr)
+        return 2
+    if taken := _port_taken(settings.host, settings.port):
+        print(
+            f"bullseye: cannot listen on {settings.host}:{settings.port} ({taken}): is the "
+            "service already running? Stop it, or choose another port: PORT=8765 make run",
+            file=sys.stderr,
+        )
         return 2
     configure_logging(settings)
     log = structlog.get_logger("service")

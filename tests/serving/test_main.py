@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import httpx
@@ -71,6 +72,23 @@ def test_invalid_settings_stop_the_service_with_a_clear_message(
     output = app.log.read_text()
     assert output.startswith("bullseye: invalid environment")
     assert message in output
+    assert "Traceback" not in output
+
+
+def test_a_port_already_listened_on_stops_the_service_with_a_clear_message(
+    tmp_path: Path,
+) -> None:
+    """A second `make run` on the same port must not start beside the first one."""
+    with socket.socket() as owner:
+        owner.bind(("127.0.0.1", 0))
+        owner.listen()
+        port = owner.getsockname()[1]
+        app = ServedApp({"PORT": str(port), "REDIS_URL": ""}, tmp_path / "service.log")
+        app.process.wait(timeout=20)
+    assert app.process.returncode == 2
+    output = app.log.read_text()
+    assert output.startswith(f"bullseye: cannot listen on 127.0.0.1:{port}")
+    assert "already running" in output
     assert "Traceback" not in output
 
 
