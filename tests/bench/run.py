@@ -12,7 +12,8 @@ Environment: ``BENCH_SECONDS`` (default 10), ``BENCH_CONNECTIONS`` (32),
 ``WEB_CONCURRENCY`` (1), ``BENCH_SERVERS`` (``granian,uvicorn``: the first runs every
 scenario, the others the check and the round), ``BENCH_ROUND_CONFLICTS`` (2000 open
 conflicts share the round scenario, about ten rounds each), ``BENCH_CONFLICTS`` (10000,
-for Redis memory), ``REDIS_URL`` (default: an embedded redis-server).
+for Redis memory), ``BENCH_TRAVELOGUE_GAMES`` (250 open games, four players
+each, share the travelogue action scenario), ``REDIS_URL`` (default: an embedded redis-server).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import redis
 
 from service.embedded_redis import EmbeddedRedis
 from service.rulesets.bullseye.api.examples import VALID_CHARACTER
+from service.rulesets.travelogue.api.examples import BULLSEYES
 from tests.bench.bodies import (
     BATCH,
     CHECK,
@@ -55,6 +57,7 @@ WORKERS = int(os.environ.get("WEB_CONCURRENCY", "1") or "1")
 SERVERS = [s.strip() for s in os.environ.get("BENCH_SERVERS", "granian,uvicorn").split(",")]
 ROUND_CONFLICTS = int(os.environ.get("BENCH_ROUND_CONFLICTS", "2000"))
 MEMORY_CONFLICTS = int(os.environ.get("BENCH_CONFLICTS", "10000"))
+TRAVELOGUE_GAMES = int(os.environ.get("BENCH_TRAVELOGUE_GAMES", "250"))
 
 CHECKS = "1. POST /v1/checks"
 BATCH_20 = "2. POST /v1/checks/batch (20)"
@@ -63,7 +66,17 @@ ROUNDS = "4. POST /v1/conflicts/{id}/rounds"
 READ = "5. GET /v1/conflicts/{id}"
 OPEND6_ROLL = "6. POST /v1/opend6/rolls"
 SELF_CONFLICT_CHECK = "7. POST /v1/self-conflict/checks"
-EVERY_SCENARIO = (CHECKS, BATCH_20, VALIDATE, ROUNDS, READ, OPEND6_ROLL, SELF_CONFLICT_CHECK)
+TRAVELOGUE_ACTION = "8. POST /v1/travelogue/games/{id}/actions"
+EVERY_SCENARIO = (
+    CHECKS,
+    BATCH_20,
+    VALIDATE,
+    ROUNDS,
+    READ,
+    OPEND6_ROLL,
+    SELF_CONFLICT_CHECK,
+    TRAVELOGUE_ACTION,
+)
 SERVER_SCENARIOS = (CHECKS, ROUNDS)
 
 
@@ -225,6 +238,27 @@ async def _create_conflicts(base: str, count: int) -> list[tuple[str, str]]:
         return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
+# The one action a running player may repeat at any step (D27): the whole write path —
+# token, load, rules, compare-and-set with history, events — with every answer a 200.
+RENAME_ANGEL = {"type": "rename_angel", "name": "A second chance"}
+
+
+async def _create_games(base: str, count: int) -> list[tuple[str, str]]:
+    """(actions path, player token) for every player of ``count`` new 4-player games."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        gate = asyncio.Semaphore(32)
+
+        async def one() -> list[tuple[str, str]]:
+            async with gate:
+                body = {"name": "bench", "bullseyes": BULLSEYES}
+                created = (await client.post("/v1/travelogue/games", json=body)).json()
+            path = f"/v1/travelogue/games/{created['id']}/actions"
+            return [(path, token) for token in created["tokens"]["players"].values()]
+
+        games = await asyncio.gather(*(one() for _ in range(count)))
+    return [target for game in games for target in game]
+
+
 def _odds_milliseconds() -> tuple[float, float]:
     """OpenD6 exact odds of 30D with five Character Point dice against 100, in-process:
     the first call (nothing cached) and a repeated one, in milliseconds."""
@@ -333,6 +367,7 @@ def _measure_server(
         store = redis.Redis.from_url(redis_url)
         empty = _data_bytes(store)
         targets = asyncio.run(_create_conflicts(base, ROUND_CONFLICTS))
+        players = asyncio.run(_create_games(base, TRAVELOGUE_GAMES))
         plan: dict[str, tuple[str, str]] = {
             CHECKS: (base + "/v1/checks", _lua(CHECK)),
             BATCH_20: (base + "/v1/checks/batch", _lua(BATCH)),
@@ -344,6 +379,7 @@ def _measure_server(
                 base + "/v1/self-conflict/checks",
                 _lua(SELF_CONFLICT_CHECK_BODY),
             ),
+            TRAVELOGUE_ACTION: (base, _lua(RENAME_ANGEL, players)),
         }
         baseline_url = f"http://127.0.0.1:{baseline_port}/baseline"
         before = _wrk(baseline_url, _lua(CHECK), workdir)
@@ -398,7 +434,7 @@ def _report(
         f"\nmake bench — {SECONDS} s per scenario, {CONNECTIONS} connections, wrk -t1, "
         f"{WORKERS} worker(s), {pinned}, {os.cpu_count()} cores\n"
     )
-    print(f"{'server':8} {'scenario':36} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
+    print(f"{'server':8} {'scenario':42} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
           f"{'p99 ms':>7} {'non-2xx':>7} {'Redis µs/req':>12}")  # fmt: skip
     for server, (results, _rss) in measured.items():
         baseline = results["baseline (mean)"]["rps"]
@@ -406,7 +442,7 @@ def _report(
             if "rps" not in figures:
                 continue
             print(
-                f"{server:8} {name:36} {figures['rps']:9.0f} {figures['rps'] / baseline:6.2f} "
+                f"{server:8} {name:42} {figures['rps']:9.0f} {figures['rps'] / baseline:6.2f} "
                 f"{figures['p50']:7.2f} {figures['p99']:7.2f} {figures['non2xx']:7.0f} "
                 f"{figures['redis_us']:12.1f}"
             )
