@@ -45,6 +45,7 @@ ALLOWED_HEADERS = (
     "X-Scene-Token",
 )
 PREFLIGHT_MAX_AGE = 600
+_DEFAULTS = {name.lower() for name in DEFAULT_ALLOWED_CORS_HEADERS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,8 @@ class CorsPolicy:
             config = CORSConfig(
                 allow_origins=list(self.origins),
                 allow_methods=list(ALLOWED_METHODS),
-                allow_headers=list(ALLOWED_HEADERS),
+                # Litestar always adds its safelisted defaults (Content-Type among them).
+                allow_headers=[h for h in ALLOWED_HEADERS if h.lower() not in _DEFAULTS],
                 expose_headers=list(EXPOSED_HEADERS),
                 max_age=PREFLIGHT_MAX_AGE,
             )
@@ -105,7 +107,7 @@ class CorsPolicy:
                     f"{method} is not allowed; allowed: {', '.join(map(str, ALLOWED_METHODS))}.",
                 )
             )
-        allowed = set(config.allow_headers) | {h.lower() for h in DEFAULT_ALLOWED_CORS_HEADERS}
+        allowed = set(config.allow_headers) | _DEFAULTS
         if unknown := [name for name in requested if name.lower() not in allowed]:
             errors.append(
                 _refused(
