@@ -153,7 +153,14 @@ action and the events it put on the stream; each applied action makes `version` 
   a tie is `at_large`). `departure.distribute` (the leaver): `distribute {allocations,
   note?}`, each pool given completely to those eligible (D24, D25).
 * `moves.lower` / `moves.upper` (the neighbour flag's owner when the move comes, D18, D19):
-  `move_flag {flag, to_bullseye, to_ring}` or `pass`.
+  `move_flag {flag, to_bullseye, to_ring}` or `pass`; the upper may not move the flag the
+  lower moved (`cannot-undo`, D20).
+
+**After a scene**, in this order (D21): the rolled flag becomes the hot lead, the old one
+returns to the middle (D16) with every box flag numbered t+1…t+6, counting past 12 by
+alias (D17); then the departure, if he was caught or escaped — a departed target's flags
+return to the middle (D26), and going for broke ends the game there; then the neighbour
+moves; then `play` again.
 * `rename_angel {name}` (a player whose bullseye runs, any step but `ended`; never listed
   in `waiting_for`, D27).
 
