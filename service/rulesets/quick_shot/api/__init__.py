@@ -1,0 +1,1 @@
+"""Quick Shot's routes under ``/v1/quick-shot``."""

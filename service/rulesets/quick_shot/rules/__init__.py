@@ -1,0 +1,1 @@
+"""Quick Shot's rules: pure functions over frozen values, the dice passed in."""
