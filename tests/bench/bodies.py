@@ -40,3 +40,7 @@ OPEND6_ROLL_BODY: dict[str, Any] = {key: value for key, value in SHOVEL.items() 
 SELF_CONFLICT_CHECK_BODY: dict[str, Any] = {
     key: value for key, value in PILOT.items() if key != "faces"
 }
+
+# The travelogue's one action a running player may repeat at any step (D27): the whole
+# write path — token, load, rules, compare-and-set with history, events — every answer a 200.
+RENAME_ANGEL = {"type": "rename_angel", "name": "A second chance"}

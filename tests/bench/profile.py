@@ -35,11 +35,13 @@ os.environ.setdefault("LOG_FORMAT", "json")
 
 from service.embedded_redis import EmbeddedRedis  # noqa: E402
 from service.rulesets.bullseye.api.examples import VALID_CHARACTER  # noqa: E402
+from service.rulesets.travelogue.api.examples import BULLSEYES  # noqa: E402
 from tests.bench.bodies import (  # noqa: E402
     BATCH,
     CHECK,
     FOUR_PLAYERS,
     OPEND6_ROLL_BODY,
+    RENAME_ANGEL,
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
 )
@@ -133,6 +135,19 @@ async def _conflicts(driver: Driver, count: int) -> list[tuple[str, bytes]]:
     return out
 
 
+async def _games(driver: Driver, count: int) -> list[tuple[str, bytes]]:
+    """(actions path, token) of every player of ``count`` new travelogue games."""
+    out = []
+    body = _json({"name": "profile", "bullseyes": BULLSEYES})
+    for _ in range(count):
+        status, answer = await driver.request("POST", "/v1/travelogue/games", body, [])
+        assert status == 201, answer
+        created = json.loads(answer)
+        path = f"/v1/travelogue/games/{created['id']}/actions"
+        out += [(path, token.encode()) for token in created["tokens"]["players"].values()]
+    return out
+
+
 def _cycle(requests: list[Request]) -> Callable[[int], Request]:
     return lambda i: requests[i % len(requests)]
 
@@ -140,6 +155,10 @@ def _cycle(requests: list[Request]) -> Callable[[int], Request]:
 async def _scenarios(driver: Driver, conflicts: int) -> dict[str, Callable[[int], Request]]:
     targets = await _conflicts(driver, conflicts)
     auth = [(path, [(b"authorization", b"Bearer " + token)]) for path, token in targets]
+    players = [
+        (path, [(b"authorization", b"Bearer " + token)])
+        for path, token in await _games(driver, max(1, conflicts // 8))
+    ]
     return {
         "check": _cycle([("POST", "/v1/checks", _json(CHECK), [])]),
         "batch20": _cycle([("POST", "/v1/checks/batch", _json(BATCH), [])]),
@@ -150,6 +169,7 @@ async def _scenarios(driver: Driver, conflicts: int) -> dict[str, Callable[[int]
         "selfconflict": _cycle(
             [("POST", "/v1/self-conflict/checks", _json(SELF_CONFLICT_CHECK_BODY), [])]
         ),
+        "travelogue": _cycle([("POST", p, _json(RENAME_ANGEL), h) for p, h in players]),
     }
 
 

@@ -46,6 +46,7 @@ from tests.bench.bodies import (
     CHECK,
     FOUR_PLAYERS,
     OPEND6_ROLL_BODY,
+    RENAME_ANGEL,
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
 )
@@ -236,11 +237,6 @@ async def _create_conflicts(base: str, count: int) -> list[tuple[str, str]]:
             return f"/v1/conflicts/{created['id']}", created["tokens"]["gm"]
 
         return list(await asyncio.gather(*(one() for _ in range(count))))
-
-
-# The one action a running player may repeat at any step (D27): the whole write path —
-# token, load, rules, compare-and-set with history, events — with every answer a 200.
-RENAME_ANGEL = {"type": "rename_angel", "name": "A second chance"}
 
 
 async def _create_games(base: str, count: int) -> list[tuple[str, str]]:

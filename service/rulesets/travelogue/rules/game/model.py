@@ -72,7 +72,10 @@ class Ring(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ").title()
+        return _RING_LABELS[self]
+
+
+_RING_LABELS = {ring: ring.value.replace("_", " ").title() for ring in Ring}
 
 
 class Kind(StrEnum):

@@ -12,6 +12,7 @@ from service.kernel.values import Value
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Attention,
+    Bullseye,
     Departure,
     Ending,
     Figure,
@@ -108,16 +109,11 @@ class GameView(GameState, frozen=True, kw_only=True):
     expires_at: Timestamp
 
 
-def _target(game: Game, player_id: str) -> TargetView:
-    b = next(p.bullseye for p in game.players if p.id == player_id)
+def _target(b: Bullseye, on_rings: dict[tuple[str, Ring], list[int]], player_id: str) -> TargetView:
     rings = {
         ring: RingView(
             label=ring.label,
-            flags=tuple(
-                f.number
-                for f in game.flags
-                if f.place is Place.RING and f.bullseye == player_id and f.ring is ring
-            ),
+            flags=tuple(on_rings.get((player_id, ring), ())),
             circle=state.circle,
             flipped=state.flipped,
             next_cost=None if state.flipped else state.circle + 1,
@@ -138,6 +134,10 @@ def game_view(game: Game, *, version: int, expires_at: datetime) -> GameView:
 
 def game_state(game: Game, *, version: int) -> GameState:
     """The game at ``version`` with all that follows from it, the same for every player."""
+    on_rings: dict[tuple[str, Ring], list[int]] = {}
+    for f in game.flags:  # in number order, so each ring's list is too
+        if f.place is Place.RING and f.bullseye is not None and f.ring is not None:
+            on_rings.setdefault((f.bullseye, f.ring), []).append(f.number)
     players = tuple(
         SeatView(
             id=p.id,
@@ -148,7 +148,7 @@ def game_state(game: Game, *, version: int) -> GameState:
                 beef=p.bullseye.beef,
                 stats=p.bullseye.stats,
                 status=p.bullseye.status,
-                target=_target(game, p.id),
+                target=_target(p.bullseye, on_rings, p.id),
             ),
         )
         for p in game.players
