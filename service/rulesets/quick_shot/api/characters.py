@@ -40,7 +40,6 @@ FIELD_AGENT: dict[str, Any] = {
                 "name": "Police scanner",
                 "type": "minor",
                 "description": "A handheld scanner tuned to the city's dispatch channels.",
-                "limitation": None,
             },
             {
                 "name": "Read the room",
