@@ -60,7 +60,7 @@ class QuickShotChance(Value, frozen=True, kw_only=True):
         Meta(
             pattern=r"^[0-9]{1,10}/(16777216|134217728|1073741824)$",
             max_length=21,
-            description="n/8^dice_count, unreduced.",
+            description="A fraction of 8^dice_count, unreduced (n/8^dice_count).",
             examples=["14596615/16777216"],
         ),
     ]
