@@ -51,6 +51,16 @@ QUICK_SHOT = Ruleset(
     "tables; the difficulty, bet and odds tables. The dice model is reconstructed from the "
     "seed's odds tables (D2). Stateless. Quoted names refer to the seed's headings, "
     "D-numbers to the service's decisions.",
+    # The stateful phase of a contract run (and a client) follows the list to one table.
+    links={
+        "quickShotTables": {
+            "FirstTable": {
+                "operationId": "quickShotTable",
+                "parameters": {"name": "$response.body#/tables/0/name"},
+                "description": "The first table of the list, by its `name`.",
+            }
+        }
+    },
     examples={
         "quickShotGamble": GAMBLE_EXAMPLES,
         "quickShotGambleOdds": ODDS_EXAMPLES,
