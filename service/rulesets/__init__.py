@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from service.rulesets.bullseye.api.ruleset import BULLSEYE
 from service.rulesets.opend6.api.ruleset import OPEND6
+from service.rulesets.quick_shot.api.ruleset import QUICK_SHOT
 from service.rulesets.self_conflict.api.ruleset import SELF_CONFLICT
 from service.rulesets.travelogue.api.ruleset import TRAVELOGUE
 
 __all__ = ["RULESETS"]
 
-RULESETS = (BULLSEYE, OPEND6, SELF_CONFLICT, TRAVELOGUE)
+RULESETS = (BULLSEYE, OPEND6, SELF_CONFLICT, TRAVELOGUE, QUICK_SHOT)

@@ -108,6 +108,9 @@ _FREE_TEXT = {
     ("ProblemType", "type"),
     ("RulesetInfo", "source"),
     ("SelfConflictTable", "source"),
+    ("QuickShotDifficultiesTable", "source"),
+    ("QuickShotBetsTable", "source"),
+    ("QuickShotPublishedOddsTable", "source"),
 }
 
 

@@ -61,6 +61,7 @@ def test_every_source_is_named_by_title_author_and_year_never_by_a_path(
             "author": "Judson Lester",
             "year": None,  # the text gives none
         },
+        "quick-shot": {"title": "Quick Shot", "author": "Bryanhm", "year": 2010},
     }
     for ruleset in listed.values():
         work = ruleset["work"]

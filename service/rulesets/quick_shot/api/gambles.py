@@ -1,0 +1,122 @@
+"""``/v1/quick-shot/gambles`` and ``…/gambles/odds``: one gamble, and its exact odds."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, post
+from litestar.params import Body
+
+from service.http.body import StrictJson
+from service.http.context import new_id
+from service.http.problems import problem_responses
+from service.http.registry import ServerDice
+from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
+from service.rulesets.quick_shot.rules.gambles import (
+    QuickShotGambleRequest,
+    QuickShotGambleResult,
+    QuickShotOddsRequest,
+    resolve_gamble,
+)
+from service.rulesets.quick_shot.rules.odds import QuickShotOddsAnswer, gamble_odds
+
+__all__ = ["GambleController"]
+
+_GAMBLE_DESCRIPTION = """\
+One gamble ("Gambles", "Step 1: Initiation" … "Step 4: Resolution"): one or more actions,
+each a difficulty `minor` 1 … `overwhelming` 5 ("Effect 1: Minor" … "Effect 5:
+Overwhelming"); two or more are a multi-action.
+
+1. **Dice** ("Bolstering", D2): 8 d8s, 9 with a 1 WP bet, 10 with a 3 WP bet (a 2 WP bet:
+   422 `wp-bet-invalid`). A die is **good** at TN − 1 and up, never a 1 (faces 4–8 at the
+   seed's TN 5; `target_number` 3–7 is the stat's TN after charges, "Cost").
+2. **Effect** (D2, the service's reconstruction from the seed's odds tables): a group of
+   good dice is worth 1 + one per die matching another in it: a pair is Common, three of
+   a kind or two pairs Hard, and so on (`GET …/tables/difficulties`). `pool_effect` is
+   every good die as one group.
+3. **Actions take disjoint groups** ("Multiple Effects: Multi-Actions", D3), decided in
+   list order: each action succeeds iff it can together with every earlier success, so
+   put the one that matters first. A success reports a minimal group of effect exactly
+   its level; a failure takes no dice. **Team Work** lowers a level by one, never below
+   Minor (D6). **Damage, fatigue, paradox** are actions of `kind` `injury`, `fatigue`,
+   `paradox` with a `consequence` each (D7).
+4. **Outcome** (D4): success only if every action succeeds. **Criticals** (D5): two or
+   more 1s among all dice; on a success every action is a critical success, on a failure
+   the first failed action is the critical failure.
+5. **Willpower** (D1, D8): success keeps the bet (+1 on a critical), failure loses it (−1
+   more on a critical). Send `willpower` (the pool and what it holds) to have the bet
+   checked (422 `wp-insufficient`, `drive-required`) and `balance_after` reported; a
+   critical failure with no WP left after the bet sets `shortfall` and the warning
+   `critical-without-wp`. The service stores nothing.
+
+**Step 3: Going for It** (D9): `decline: true` accepts failure: nothing is rolled, every
+action fails, no critical, no WP changes (with `faces` or `seed`: 422
+`decline-with-dice`). Every action Minor: the warning `roll-not-needed`, rolled anyway.
+
+**Dice source**: a strong RNG by default; `seed` draws the kernel's seeded dice; `faces`
+are the table's dice, base dice first, then the WP dice, exactly as many as the bet rolls
+(422 `faces-missing` with `missing`, `faces-extra` with `extra`; with `seed`:
+`faces-and-seed`). Refusals come all at once, in that order. Sending the answer's
+`faces` back replays the gamble.
+"""
+
+_ODDS_DESCRIPTION = """\
+The exact odds of a gamble before it is rolled — what a player consults at "Step 3: Going
+for It" — for the `quickShotGamble` body without `faces`, `seed`, `decline` or
+`willpower` (any of them is a 400), with the same `wp-bet-invalid`.
+
+Every multiset of faces the 8, 9 or 10 d8s can show (at most 19,448) is counted with its
+multinomial weight — never simulated — so each probability is a whole number of
+8^dice_count: `exact` is that fraction unreduced (`"14596615/16777216"`, a Common) and
+`p` it to 12 decimals. `success` is every action succeeding (D4), `critical` two or more
+1s, `critical_success`/`critical_failure` the two together; `actions` each action's
+success under the list-order rule (D3), on effective levels (team work, D6).
+
+`published` is the seed's row ("Step 2: Clarification" by difficulty and bet,
+"Multiple Effects: Multi-Actions" by levels at no bet; the difficulty table first) at TN
+5, null off the tables. The dice model is a reconstruction (D2): read as floors, the
+printed whole percents lie within `tolerance_pp` (4) of these odds.
+"""
+
+
+class GambleController(Controller):
+    """Stateless gambles and their odds."""
+
+    path = "/gambles"
+    tags = ["quick-shot"]
+
+    @post(
+        "/",
+        operation_id="quickShotGamble",
+        summary="Make a gamble",
+        description=_GAMBLE_DESCRIPTION,
+        dto=StrictJson[QuickShotGambleRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def gamble(
+        self,
+        data: Annotated[QuickShotGambleRequest, Body(examples=GAMBLE_EXAMPLES)],
+        rng: ServerDice,
+    ) -> QuickShotGambleResult:
+        """Roll once."""
+        return resolve_gamble(data, rng, new_id())
+
+    @post(
+        "/odds",
+        operation_id="quickShotGambleOdds",
+        summary="Exact odds of a gamble",
+        description=_ODDS_DESCRIPTION,
+        dto=StrictJson[QuickShotOddsRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    def odds(
+        self, data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)]
+    ) -> QuickShotOddsAnswer:
+        """Success, failure and criticals, exact, beside the seed's row."""
+        return gamble_odds(data)

@@ -1,0 +1,221 @@
+"""Exact odds of a gamble before it is rolled (D2, D3): every multiset of faces the dice
+can show (at most 19,448 for 10 d8s) with its integer multinomial weight, so each answer
+is a whole number of 8^dice_count — never simulated.
+
+What decides a gamble is only the shape of the good dice's matches (the sorted counts of
+the good faces) and whether two 1s came up, so the pools are first folded into those
+shapes (cached per TN and dice count), and the list-order rule (D3) is then decided once a
+shape (cached per shape and levels).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import Annotated
+
+from msgspec import Meta
+
+from service.kernel.errors import RulesError
+from service.kernel.values import Value
+from service.rulesets.quick_shot.rules.difficulties import SIDES, good_faces
+from service.rulesets.quick_shot.rules.effect import list_order_successes
+from service.rulesets.quick_shot.rules.gambles import (
+    MAX_ACTIONS,
+    QuickShotOddsRequest,
+    critical_of,
+    dice_count,
+    effective_levels,
+    shape_refusals,
+)
+from service.rulesets.quick_shot.rules.published import PublishedTable, published_row
+
+__all__ = [
+    "TOLERANCE_PP",
+    "GambleOdds",
+    "QuickShotActionOdds",
+    "QuickShotChance",
+    "QuickShotOddsAnswer",
+    "QuickShotPublishedRow",
+    "exact_odds",
+    "gamble_odds",
+    "pool_shapes",
+]
+
+DECIMALS = 12
+TOLERANCE_PP = 4  # D2: the model misses the seed's tables (read as floors) by ≤ 3.9 pp
+
+Shape = tuple[int, ...]
+
+
+class QuickShotChance(Value, frozen=True, kw_only=True):
+    """A probability: `p` to 12 decimals and `exact` an unreduced fraction of
+    8^dice_count."""
+
+    p: Annotated[float, Meta(ge=0, le=1)]
+    exact: Annotated[
+        str,
+        Meta(
+            pattern=r"^[0-9]{1,10}/(16777216|134217728|1073741824)$",
+            max_length=21,
+            description="A fraction of 8^dice_count, unreduced (n/8^dice_count).",
+            examples=["14596615/16777216"],
+        ),
+    ]
+
+
+class QuickShotActionOdds(Value, frozen=True, kw_only=True):
+    """One action's chance of success under the list-order rule (D3)."""
+
+    index: Annotated[int, Meta(ge=0, le=MAX_ACTIONS - 1)]
+    success: QuickShotChance
+
+
+Percent = Annotated[int, Meta(ge=0, le=100)]
+
+
+class QuickShotPublishedRow(Value, frozen=True, kw_only=True):
+    """The seed's row for this gamble, as printed (whole percents, read as floors, D2)."""
+
+    table: PublishedTable
+    row: Annotated[str, Meta(max_length=16, examples=["(2,2)"])]
+    critical_failure: Percent
+    failure: Percent
+    success: Percent
+    critical_success: Percent
+
+
+class QuickShotOddsAnswer(Value, frozen=True, kw_only=True):
+    """The exact odds of a gamble under the service's dice model (D2), beside the seed's
+    published row when it has one."""
+
+    dice_count: Annotated[int, Meta(ge=8, le=10)]
+    levels: Annotated[
+        tuple[Annotated[int, Meta(ge=1, le=5)], ...],
+        Meta(min_length=1, max_length=MAX_ACTIONS, description="Effective levels, in order."),
+    ]
+    success: Annotated[QuickShotChance, Meta(description="Every action succeeds (D4).")]
+    failure: QuickShotChance
+    critical_success: QuickShotChance
+    critical_failure: QuickShotChance
+    critical: Annotated[QuickShotChance, Meta(description="Two or more 1s, either way (D5).")]
+    actions: Annotated[tuple[QuickShotActionOdds, ...], Meta(min_length=1, max_length=6)]
+    published: QuickShotPublishedRow | None
+    tolerance_pp: Annotated[
+        int,
+        Meta(
+            ge=0,
+            le=100,
+            description="How far (percentage points) the model may stray from a published "
+            "cell + 0.5 (D2).",
+        ),
+    ]
+
+
+class GambleOdds(Value, frozen=True, kw_only=True):
+    """The odds as numerators over ``denominator`` = 8^dice_count, for the answer and tests."""
+
+    denominator: int
+    success: int
+    critical_success: int
+    critical_failure: int
+    critical: int
+    actions: tuple[int, ...]
+
+
+@lru_cache(maxsize=64)
+def pool_shapes(target_number: int, dice: int) -> tuple[tuple[bool, Shape, int], ...]:
+    """(two 1s or more, the good faces' sorted counts, ways) over every pool of ``dice``
+    d8s: the ways sum to 8^dice."""
+    good = set(good_faces(target_number))
+    whole = factorial(dice)
+    folded: Counter[tuple[bool, Shape]] = Counter()
+    for pool in combinations_with_replacement(range(1, SIDES + 1), dice):
+        counts = Counter(pool)
+        ways = whole // prod(factorial(n) for n in counts.values())
+        shape = tuple(sorted((n for face, n in counts.items() if face in good), reverse=True))
+        folded[critical_of(counts[1]), shape] += ways
+    return tuple((critical, shape, ways) for (critical, shape), ways in folded.items())
+
+
+@lru_cache(maxsize=4096)
+def exact_odds(levels: tuple[int, ...], target_number: int, dice: int) -> GambleOdds:
+    """The gamble's odds in 8^dice-ths, every pool shape decided by D3's list order."""
+    success = critical_success = critical = 0
+    actions = [0] * len(levels)
+    for is_critical, shape, ways in pool_shapes(target_number, dice):
+        results = list_order_successes(shape, levels)
+        for index, ok in enumerate(results):
+            if ok:
+                actions[index] += ways
+        if all(results):
+            success += ways
+            if is_critical:
+                critical_success += ways
+        if is_critical:
+            critical += ways
+    return GambleOdds(
+        denominator=SIDES**dice,
+        success=success,
+        critical_success=critical_success,
+        critical_failure=critical - critical_success,
+        critical=critical,
+        actions=tuple(actions),
+    )
+
+
+def gamble_odds(request: QuickShotOddsRequest) -> QuickShotOddsAnswer:
+    """The exact odds of ``request``.
+
+    Raises:
+        RulesError: `wp-bet-invalid`, as the gamble itself would.
+    """
+    if concerns := shape_refusals(request):
+        raise RulesError.from_concerns(concerns)
+    dice = dice_count(request.wp_bet)
+    assert dice is not None
+    levels = effective_levels(request)
+    odds = exact_odds(levels, request.target_number, dice)
+
+    def chance(numerator: int) -> QuickShotChance:
+        return QuickShotChance(
+            p=round(numerator / odds.denominator, DECIMALS),
+            exact=f"{numerator}/{odds.denominator}",
+        )
+
+    return QuickShotOddsAnswer(
+        dice_count=dice,
+        levels=levels,
+        success=chance(odds.success),
+        failure=chance(odds.denominator - odds.success),
+        critical_success=chance(odds.critical_success),
+        critical_failure=chance(odds.critical_failure),
+        critical=chance(odds.critical),
+        actions=tuple(
+            QuickShotActionOdds(index=index, success=chance(numerator))
+            for index, numerator in enumerate(odds.actions)
+        ),
+        published=_published(levels, request.wp_bet, request.target_number),
+        tolerance_pp=TOLERANCE_PP,
+    )
+
+
+def _published(
+    levels: tuple[int, ...], bet: int, target_number: int
+) -> QuickShotPublishedRow | None:
+    """The seed's tables are for TN 5 only."""
+    found = published_row(levels, bet) if target_number == 5 else None
+    if found is None:
+        return None
+    table, (critical_failure, failure, success, critical_success) = found
+    key = sorted(levels, reverse=True)
+    return QuickShotPublishedRow(
+        table=table,
+        row="(" + ",".join(map(str, key)) + ")",
+        critical_failure=critical_failure,
+        failure=failure,
+        success=success,
+        critical_success=critical_success,
+    )
