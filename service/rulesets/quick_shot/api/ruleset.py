@@ -6,16 +6,12 @@ from litestar import Router
 from litestar.openapi.spec import Tag
 
 from service.http.registry import Ruleset, RulesetWork
+from service.rulesets.quick_shot.api.characters import CHARACTER_EXAMPLES, CharacterController
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.quick_shot.api.gambles import GambleController
 from service.rulesets.quick_shot.api.problems import QUICK_SHOT_PROBLEMS
 from service.rulesets.quick_shot.api.tables import QuickShotTableController
-
-# MERGE: character validation and WP rearranging come from their own slice. Import here
-#   from service.rulesets.quick_shot.api.characters import CharacterController
-#   from service.rulesets.quick_shot.api.willpower import WillpowerController
-# add both to `route_handlers` below, and their examples (quickShotValidateCharacter,
-# quickShotRearrangeWillpower) to `examples`.
+from service.rulesets.quick_shot.api.willpower import REARRANGE_EXAMPLES, WillpowerController
 
 __all__ = ["QUICK_SHOT"]
 
@@ -31,7 +27,8 @@ QUICK_SHOT = Ruleset(
         route_handlers=[
             GambleController,
             QuickShotTableController,
-            # MERGE: CharacterController, WillpowerController
+            CharacterController,
+            WillpowerController,
         ],
     ),
     schema_prefix="QuickShot",
@@ -64,6 +61,7 @@ QUICK_SHOT = Ruleset(
     examples={
         "quickShotGamble": GAMBLE_EXAMPLES,
         "quickShotGambleOdds": ODDS_EXAMPLES,
-        # MERGE: "quickShotValidateCharacter": ..., "quickShotRearrangeWillpower": ...
+        "quickShotValidateCharacter": CHARACTER_EXAMPLES,
+        "quickShotRearrangeWillpower": REARRANGE_EXAMPLES,
     },
 )
