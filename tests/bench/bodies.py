@@ -44,3 +44,10 @@ SELF_CONFLICT_CHECK_BODY: dict[str, Any] = {
 # The travelogue's one action a running player may repeat at any step (D27): the whole
 # write path — token, load, rules, compare-and-set with history, events — every answer a 200.
 RENAME_ANGEL = {"type": "rename_angel", "name": "A second chance"}
+
+# A Quick Shot gamble as a table plays it: a Common primary and a Minor injury, 1 WP bet
+# (nine dice), the server's dice.
+QUICK_SHOT_GAMBLE = {
+    "actions": [{"difficulty": "common"}, {"difficulty": "minor", "kind": "injury"}],
+    "wp_bet": 1,
+}

@@ -41,6 +41,7 @@ from tests.bench.bodies import (  # noqa: E402
     CHECK,
     FOUR_PLAYERS,
     OPEND6_ROLL_BODY,
+    QUICK_SHOT_GAMBLE,
     RENAME_ANGEL,
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
@@ -169,6 +170,7 @@ async def _scenarios(driver: Driver, conflicts: int) -> dict[str, Callable[[int]
         "selfconflict": _cycle(
             [("POST", "/v1/self-conflict/checks", _json(SELF_CONFLICT_CHECK_BODY), [])]
         ),
+        "quickshot": _cycle([("POST", "/v1/quick-shot/gambles", _json(QUICK_SHOT_GAMBLE), [])]),
         "travelogue": _cycle([("POST", p, _json(RENAME_ANGEL), h) for p, h in players]),
     }
 

@@ -46,6 +46,7 @@ from tests.bench.bodies import (
     CHECK,
     FOUR_PLAYERS,
     OPEND6_ROLL_BODY,
+    QUICK_SHOT_GAMBLE,
     RENAME_ANGEL,
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
@@ -68,6 +69,7 @@ READ = "5. GET /v1/conflicts/{id}"
 OPEND6_ROLL = "6. POST /v1/opend6/rolls"
 SELF_CONFLICT_CHECK = "7. POST /v1/self-conflict/checks"
 TRAVELOGUE_ACTION = "8. POST /v1/travelogue/games/{id}/actions"
+QUICK_SHOT_GAMBLE_ROUTE = "9. POST /v1/quick-shot/gambles"
 EVERY_SCENARIO = (
     CHECKS,
     BATCH_20,
@@ -77,6 +79,7 @@ EVERY_SCENARIO = (
     OPEND6_ROLL,
     SELF_CONFLICT_CHECK,
     TRAVELOGUE_ACTION,
+    QUICK_SHOT_GAMBLE_ROUTE,
 )
 SERVER_SCENARIOS = (CHECKS, ROUNDS)
 
@@ -303,6 +306,31 @@ def _travelogue_odds_milliseconds() -> tuple[float, float]:
     return cold, warm
 
 
+def _quick_shot_odds_milliseconds() -> tuple[float, float, float]:
+    """Quick Shot exact odds of the largest gamble (six actions, a 3 WP bet: ten dice, TN 3)
+    in-process, in milliseconds: with nothing cached (the worker folds every pool of ten
+    dice at that TN into its shapes), a new list of actions once the shapes are known, and
+    a repeated request."""
+    from service.rulesets.quick_shot.rules import odds as odds_module
+    from service.rulesets.quick_shot.rules.gambles import QuickShotOddsRequest
+
+    def request(difficulty: str) -> QuickShotOddsRequest:
+        body = {"actions": [{"difficulty": difficulty}] * 6, "wp_bet": 3, "target_number": 3}
+        return msgspec.convert(body, QuickShotOddsRequest)
+
+    odds_module.pool_shapes.cache_clear()
+    odds_module.exact_odds.cache_clear()
+    started = time.perf_counter()
+    odds_module.gamble_odds(request("minor"))
+    cold = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    odds_module.gamble_odds(request("common"))
+    new_list = (time.perf_counter() - started) * 1000
+    again = request("common")
+    warm = min(timeit.repeat(lambda: odds_module.gamble_odds(again), number=20, repeat=5))
+    return cold, new_list, warm / 20 * 1000
+
+
 def _engine_microseconds() -> tuple[float, float]:
     """Microseconds per in-process check and per d20 roll of the same expression."""
     import d20
@@ -376,6 +404,7 @@ def _measure_server(
                 _lua(SELF_CONFLICT_CHECK_BODY),
             ),
             TRAVELOGUE_ACTION: (base, _lua(RENAME_ANGEL, players)),
+            QUICK_SHOT_GAMBLE_ROUTE: (base + "/v1/quick-shot/gambles", _lua(QUICK_SHOT_GAMBLE)),
         }
         baseline_url = f"http://127.0.0.1:{baseline_port}/baseline"
         before = _wrk(baseline_url, _lua(CHECK), workdir)
@@ -519,6 +548,11 @@ def main() -> int:
     print(
         f"OpenD6 exact odds, 30D + 5 CP dice against 100: {cold:.2f} ms first, "
         f"{warm:.2f} ms repeated"
+    )
+    cold, new_list, warm = _quick_shot_odds_milliseconds()
+    print(
+        f"Quick Shot exact odds, 6 actions on 10 dice at TN 3: {cold:.2f} ms first, "
+        f"{new_list:.2f} ms for new actions, {warm:.3f} ms repeated"
     )
     cold, warm = _travelogue_odds_milliseconds()
     print(
