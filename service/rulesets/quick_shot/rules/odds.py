@@ -11,8 +11,8 @@ shape (cached per shape and levels).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Annotated
 
@@ -125,18 +125,46 @@ class GambleOdds(Value, frozen=True, kw_only=True):
     actions: tuple[int, ...]
 
 
+def _partitions(total: int, parts: int, largest: int) -> Iterator[Shape]:
+    """The partitions of ``total`` into at most ``parts`` parts of at most ``largest``,
+    each in decreasing order."""
+    if total == 0:
+        yield ()
+        return
+    if parts == 0:
+        return
+    for first in range(min(total, largest), 0, -1):
+        for rest in _partitions(total - first, parts - 1, first):
+            yield (first, *rest)
+
+
+def _good_ways(shape: Shape, good: int) -> int:
+    """How many ways ``sum(shape)`` distinguishable dice show ``good`` faces in exactly
+    these match counts: which faces take the parts, times how the dice fill them."""
+    faces = factorial(good) // factorial(good - len(shape))
+    faces //= prod(factorial(n) for n in Counter(shape).values())
+    return faces * factorial(sum(shape)) // prod(factorial(n) for n in shape)
+
+
 @lru_cache(maxsize=64)
 def pool_shapes(target_number: int, dice: int) -> tuple[tuple[bool, Shape, int], ...]:
     """(two 1s or more, the good faces' sorted counts, ways) over every pool of ``dice``
-    d8s: the ways sum to 8^dice."""
-    good = set(good_faces(target_number))
-    whole = factorial(dice)
+    d8s: the ways sum to 8^dice. Counted by how many dice show a 1, a junk face or a good
+    one, and how the good dice match — a few hundred terms, not every pool."""
+    good = len(good_faces(target_number))
+    junk = SIDES - 1 - good
     folded: Counter[tuple[bool, Shape]] = Counter()
-    for pool in combinations_with_replacement(range(1, SIDES + 1), dice):
-        counts = Counter(pool)
-        ways = whole // prod(factorial(n) for n in counts.values())
-        shape = tuple(sorted((n for face, n in counts.items() if face in good), reverse=True))
-        folded[critical_of(counts[1]), shape] += ways
+    for ones in range(dice + 1):
+        for junked in range(dice - ones + 1):
+            rolled_good = dice - ones - junked
+            split = factorial(dice) // (
+                factorial(ones) * factorial(junked) * factorial(rolled_good)
+            )
+            if junked and not junk:
+                continue
+            around = split * junk**junked
+            for shape in _partitions(rolled_good, good, rolled_good):
+                folded[critical_of(ones), shape] += around * _good_ways(shape, good)
     return tuple((critical, shape, ways) for (critical, shape), ways in folded.items())
 
 
