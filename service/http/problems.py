@@ -198,7 +198,7 @@ def _http_exception(request: Request[Any, Any, Any] | None, exc: HTTPException) 
             )
         detail = errors[0].detail if len(errors) == 1 else "A parameter is invalid."
         if len(errors) == 1 and errors[0].code == "invalid-parameter" and errors[0].parameter:
-            detail = f"{errors[0].parameter}: {detail}" if len(errors) == 1 else detail
+            detail = f"{errors[0].parameter}: {detail}"
         return problem_response("invalid-parameter", detail, errors=errors)
     code = _CODE_OF_EXCEPTION.get(type(exc)) or _STATUS_CODES.get(exc.status_code)
     if code is None and CLIENT_GONE.get():

@@ -63,11 +63,13 @@ class RulesError(Exception):
         )
 
     @classmethod
-    def from_concerns(cls, concerns: list[Concern]) -> RulesError:
+    def from_concerns(
+        cls, concerns: list[Concern], extensions: Mapping[str, object] | None = None
+    ) -> RulesError:
         """One error for several concerns; its code is the first concern's."""
         first = concerns[0]
         detail = first.detail if len(concerns) == 1 else f"{len(concerns)} rule violations."
-        return cls(first.code, detail, tuple(concerns))
+        return cls(first.code, detail, tuple(concerns), extensions)
 
 
 class NotPermittedError(RulesError):

@@ -65,12 +65,13 @@ The exact odds of a gamble before it is rolled — what a player consults at "St
 for It" — for the `quickShotGamble` body without `faces`, `seed`, `decline` or
 `willpower` (any of them is a 400), with the same `wp-bet-invalid`.
 
-Every multiset of faces the 8, 9 or 10 d8s can show (at most 19,448) is counted with its
-multinomial weight — never simulated — so each probability is a whole number of
-8^dice_count: `exact` is that fraction unreduced (`"14596615/16777216"`, a Common) and
-`p` it to 12 decimals. `success` is every action succeeding (D4), `critical` two or more
-1s, `critical_success`/`critical_failure` the two together; `actions` each action's
-success under the list-order rule (D3), on effective levels (team work, D6).
+Every pool the 8, 9 or 10 d8s can show is counted with its multinomial weight — by how
+many dice show a 1, a junk face or a good one and how the good dice match, never
+simulated — so each probability is a whole number of 8^dice_count: `exact` is that
+fraction unreduced (`"14596615/16777216"`, a Common) and `p` it to 12 decimals.
+`success` is every action succeeding (D4), `critical` two or more 1s,
+`critical_success`/`critical_failure` the two together; `actions` each action's success
+under the list-order rule (D3), on effective levels (team work, D6).
 
 `published` is the seed's row ("Step 2: Clarification" by difficulty and bet,
 "Multiple Effects: Multi-Actions" by levels at no bet; the difficulty table first) at TN

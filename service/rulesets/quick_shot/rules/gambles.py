@@ -413,9 +413,7 @@ def resolve_gamble(
     """
     concerns, extensions = _refusals(request)
     if concerns:
-        first = concerns[0]
-        detail = first.detail if len(concerns) == 1 else f"{len(concerns)} rule violations."
-        raise RulesError(first.code, detail, tuple(concerns), extensions)
+        raise RulesError.from_concerns(concerns, extensions)
 
     levels = effective_levels(request)
     good = good_faces(request.target_number)

@@ -1,11 +1,11 @@
-"""Exact odds of a gamble before it is rolled (D2, D3): every multiset of faces the dice
-can show (at most 19,448 for 10 d8s) with its integer multinomial weight, so each answer
-is a whole number of 8^dice_count — never simulated.
+"""Exact odds of a gamble before it is rolled (D2, D3): every pool the dice can show,
+counted with its integer multinomial weight, so each answer is a whole number of
+8^dice_count — never simulated.
 
 What decides a gamble is only the shape of the good dice's matches (the sorted counts of
-the good faces) and whether two 1s came up, so the pools are first folded into those
-shapes (cached per TN and dice count), and the list-order rule (D3) is then decided once a
-shape (cached per shape and levels).
+the good faces) and whether two 1s came up, so the pools are first counted by those
+shapes (not listed one by one; cached per TN and dice count), and the list-order rule
+(D3) is then decided once a shape (cached per shape and levels).
 """
 
 from __future__ import annotations

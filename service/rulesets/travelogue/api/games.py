@@ -7,7 +7,6 @@ routes only load, apply and store, with tokens, ``If-Match``, ``If-None-Match`` 
 
 from __future__ import annotations
 
-import random
 import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -67,7 +66,6 @@ TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"gameToken": []}, {"gameTokenHead
 GameIdParam = Annotated[str, Parameter(max_length=64, description="The game's id.")]
 # A game draws its unseeded server dice from the operating system's generator (D28): no
 # player can predict or pick a roll by retrying.
-_STRONG = random.SystemRandom()
 HISTORY_PAGE = 100
 
 
@@ -320,11 +318,12 @@ class GameController(Controller):
         if_match: IfMatch = None,
     ) -> Response[ActionTaken]:
         """Apply one action."""
-        games: SessionEngine[Game] = session_host(request).engine(GAMES)
+        host = session_host(request)
+        games: SessionEngine[Game] = host.engine(GAMES)
         at = _now()
 
         def step(game: Game, role: str) -> Decision[Game]:
-            applied = apply(game, role, data, _STRONG, at=at)
+            applied = apply(game, role, data, host.rng, at=at)
             version = applied.state.actions + 1
             taken = ActionTaken(
                 game=game_state(applied.state, version=version),

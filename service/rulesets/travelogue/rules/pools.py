@@ -16,7 +16,9 @@ __all__ = [
     "PoolDie",
     "PoolOutcome",
     "Pools",
+    "counts",
     "final_outcome",
+    "pool_number",
     "pool_outcome",
     "resolve_pools",
 ]
@@ -65,8 +67,18 @@ class Pools(Value, frozen=True, kw_only=True):
     at_risk: bool
 
 
+def counts(face: int, aim: int) -> bool:
+    """Steps 3 and 4: a die counts when its face is at most its pool's Aim."""
+    return face <= aim
+
+
+def pool_number(faces: tuple[int, ...], aim: int) -> int:
+    """A pool's number: how many of its dice count (S for the Shooter, A for the Angel)."""
+    return sum(counts(face, aim) for face in faces)
+
+
 def _counted(faces: tuple[int, ...], aim: int) -> tuple[PoolDie, ...]:
-    return tuple(PoolDie(face=face, counted=face <= aim) for face in faces)
+    return tuple(PoolDie(face=face, counted=counts(face, aim)) for face in faces)
 
 
 def resolve_pools(

@@ -1,10 +1,6 @@
-"""Quick Shot's character and WP-rearranging routes through the real app, once the
-ruleset is registered ("Cost", "Charges", "Rearranging WP", D10–D13).
-
-Named so pytest does not collect it until then: at the merge that registers Quick Shot,
-rename it ``test_characters_app.py``. The bare-app tests beside it already cover the
-bodies; these check what only the whole service adds: the mounted routes, the catalogued
-problem types, the published operations, their examples and schema names.
+"""Quick Shot's character and WP-rearranging routes as the service publishes them ("Cost",
+"Charges", "Rearranging WP", D10–D13): the catalogued problem types, the published
+operations, their examples and schema names. `test_characters_api.py` covers the bodies.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from service.rulesets.travelogue.rules.game.table import (
     running,
     with_bullseye,
 )
-from service.rulesets.travelogue.rules.pools import final_outcome
+from service.rulesets.travelogue.rules.pools import final_outcome, pool_number
 from service.rulesets.travelogue.rules.sheet import normalised
 
 __all__ = ["begin_departure", "distribute", "pools_of", "roll_final", "vote"]
@@ -172,8 +172,7 @@ def roll_final(game: Game, actor: str, action: RollFinal, strong: RandomSource) 
     assert departure is not None
     b = bullseye(game, actor)
     shooter, angel = pool_faces(game, action.faces, b.shooter.ammo, b.angel.ammo, strong)
-    s = sum(face <= b.shooter.aim for face in shooter)
-    a = sum(face <= b.angel.aim for face in angel)
+    s, a = pool_number(shooter, b.shooter.aim), pool_number(angel, b.angel.aim)
     result = Status(final_outcome(s, a).value)
     final = {
         **departure.final,

@@ -10,6 +10,7 @@ from service.kernel.dice import RandomSource, seeded
 from service.rulesets.travelogue.rules.faces import PoolFaces, check_die, check_pools
 from service.rulesets.travelogue.rules.game.errors import refuse
 from service.rulesets.travelogue.rules.game.model import Game, WhoseDice
+from service.rulesets.travelogue.rules.roll import SIDES, draw_pools
 
 __all__ = ["attention_die", "pool_faces", "roll_seed"]
 
@@ -40,7 +41,7 @@ def attention_die(game: Game, face: int | None, strong: RandomSource) -> int:
     _no_faces(game, face is not None)
     if game.dice_source is WhoseDice.TABLE:
         return check_die(face, "/faces")
-    return _source(game, strong).randint(1, 6)
+    return _source(game, strong).randint(1, SIDES)
 
 
 def pool_faces(
@@ -51,7 +52,5 @@ def pool_faces(
     if game.dice_source is WhoseDice.TABLE:
         given = check_pools(faces, shooter, angel, "/faces")
         return tuple(given.shooter), tuple(given.angel)
-    rng = _source(game, strong)
-    drawn_shooter = tuple(rng.randint(1, 6) for _ in range(shooter))
-    drawn_angel = tuple(rng.randint(1, 6) for _ in range(angel))
-    return drawn_shooter, drawn_angel
+    drawn = draw_pools(_source(game, strong), shooter, angel)
+    return drawn.shooter, drawn.angel

@@ -27,7 +27,6 @@ __all__ = [
     "Departure",
     "Ending",
     "EndingReason",
-    "Fate",
     "Figure",
     "FinalRoll",
     "Flag",
@@ -98,9 +97,6 @@ class Status(StrEnum):
     CAUGHT = "caught"
     ESCAPED = "escaped"
     AT_LARGE = "at_large"
-
-
-Fate = Status  # an ending's fate is one of caught, escaped, at_large
 
 
 class GameStatus(StrEnum):
