@@ -36,11 +36,10 @@ from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
 from service.rulesets.travelogue.rules.game.model import FLAG_COUNT, Game, Kind, WhoseDice
 from service.rulesets.travelogue.rules.game.pending import pending_pools
-from service.rulesets.travelogue.rules.game.setup import check_dice, new_game
+from service.rulesets.travelogue.rules.game.setup import set_up_game
 from service.rulesets.travelogue.rules.game.view import GameView, game_state, game_view
 from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
 from service.rulesets.travelogue.rules.roll import Seed
-from service.rulesets.travelogue.rules.setup import check_setup, setup_error, setup_warnings
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, etag
@@ -222,21 +221,16 @@ class GameController(Controller):
         request: Request[Any, Any, Any],
     ) -> Response[CreatedGame]:
         """Check the bullseyes, create the game and its tokens."""
-        report = check_setup(data.bullseyes)
-        if not report.valid:
-            raise setup_error(report)
-        check_dice(data.dice_source, data.seed)
         host = session_host(request)
         games: SessionEngine[Game] = host.engine(GAMES)
         ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
-        applied = new_game(
+        applied = set_up_game(
             data.bullseyes,
             game_id=new_id(),
             name=data.name,
             dice_source=data.dice_source,
             seed=data.seed,
             flag_kinds=data.flag_kinds,
-            warnings=setup_warnings(report),
             at=_now(),
         )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)

@@ -21,9 +21,10 @@ from service.rulesets.travelogue.rules.game.model import (
     RingState,
     WhoseDice,
 )
+from service.rulesets.travelogue.rules.setup import check_setup, setup_error, setup_warnings
 from service.rulesets.travelogue.rules.sheet import Sheet
 
-__all__ = ["check_dice", "default_kinds", "new_game"]
+__all__ = ["check_dice", "default_kinds", "new_game", "set_up_game"]
 
 
 def default_kinds() -> tuple[Kind, ...]:
@@ -95,3 +96,36 @@ def new_game(
         middle=tuple(range(1, 7)),
     )
     return Applied(game, (created,))
+
+
+def set_up_game(
+    sheets: Sequence[Sheet],
+    *,
+    game_id: str,
+    name: str,
+    dice_source: WhoseDice = WhoseDice.SERVER,
+    seed: int | None = None,
+    flag_kinds: Sequence[Kind] | None = None,
+    at: str = "",
+) -> Applied[Game]:
+    """A game from the table's sheets as sent: the set-up checked first ("The Set Up",
+    D2–D4: every violation at once), then the dice (D28), then the game with the set-up's
+    warnings kept.
+
+    Raises:
+        RulesError: `invalid-setup` (422, every violation), `seed-not-allowed` (422).
+    """
+    report = check_setup(sheets)
+    if not report.valid:
+        raise setup_error(report)
+    check_dice(dice_source, seed)
+    return new_game(
+        sheets,
+        game_id=game_id,
+        name=name,
+        dice_source=dice_source,
+        seed=seed,
+        flag_kinds=flag_kinds,
+        warnings=setup_warnings(report),
+        at=at,
+    )
