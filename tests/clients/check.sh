@@ -137,7 +137,7 @@ done_step "python -m service on $base (embedded Redis)"
 
 step "run the Python client against $base"
 PYTHONPATH="$build/python-client" "$tools/bin/python" vtt_client.py "$base"
-done_step "python vtt_client.py: Bullseye check + conflict, OpenD6 roll + scene, Self/Conflict"
+done_step "python vtt_client.py: Bullseye check + conflict, OpenD6 roll + scene, Self/Conflict, travelogue game"
 
 step "run the TypeScript client against $base"
 node "$build/ts-out/vtt.js" "$base"

@@ -5,8 +5,9 @@ the table, so every number is known): each participant submits with their own to
 (AuthenticatedClient sends it as ``Authorization: Bearer``), the winners make the final
 check, a player reads the conflict, the GM deletes it. Then an OpenD6 roll read through its
 faces, an OpenD6 scene played with the GM's and a player's tokens, and a Self/Conflict
-check: every answer field is used as mypy --strict types it, so a field the schema left
-optional would fail the type check. Run by tests/clients/check.sh, which generates the
+check, and the travelogue guide's short game with one token per player: every answer field
+is used as mypy --strict types it, so a field the schema left optional would fail the type
+check. Run by tests/clients/check.sh, which generates the
 package (``tabletop_rules_service_client``), type-checks this file with ``mypy --strict``
 and runs it against the served app:
 
@@ -39,6 +40,11 @@ from tabletop_rules_service_client.api.opend6 import (
     open_d6_scene_move,
 )
 from tabletop_rules_service_client.api.self_conflict import self_conflict_check
+from tabletop_rules_service_client.api.travelogue import (
+    travelogue_create_game,
+    travelogue_delete_game,
+    travelogue_game_action,
+)
 from tabletop_rules_service_client.models import (
     CheckRequest,
     CheckResult,
@@ -108,6 +114,46 @@ from tabletop_rules_service_client.models import (
     SubmitCheck,
     SuppliedRoll,
 )
+from tabletop_rules_service_client.models.travelogue_accept_flag import TravelogueAcceptFlag
+from tabletop_rules_service_client.models.travelogue_accept_flag_type import (
+    TravelogueAcceptFlagType,
+)
+from tabletop_rules_service_client.models.travelogue_action_taken import TravelogueActionTaken
+from tabletop_rules_service_client.models.travelogue_close_scene import TravelogueCloseScene
+from tabletop_rules_service_client.models.travelogue_close_scene_type import (
+    TravelogueCloseSceneType,
+)
+from tabletop_rules_service_client.models.travelogue_create_game import TravelogueCreateGame
+from tabletop_rules_service_client.models.travelogue_created_game import TravelogueCreatedGame
+from tabletop_rules_service_client.models.travelogue_ending_reason import TravelogueEndingReason
+from tabletop_rules_service_client.models.travelogue_pool_faces import TraveloguePoolFaces
+from tabletop_rules_service_client.models.travelogue_reject_flag import TravelogueRejectFlag
+from tabletop_rules_service_client.models.travelogue_reject_flag_type import (
+    TravelogueRejectFlagType,
+)
+from tabletop_rules_service_client.models.travelogue_roll_attention import (
+    TravelogueRollAttention,
+)
+from tabletop_rules_service_client.models.travelogue_roll_attention_type import (
+    TravelogueRollAttentionType,
+)
+from tabletop_rules_service_client.models.travelogue_roll_final import TravelogueRollFinal
+from tabletop_rules_service_client.models.travelogue_roll_final_type import (
+    TravelogueRollFinalType,
+)
+from tabletop_rules_service_client.models.travelogue_roll_pools import TravelogueRollPools
+from tabletop_rules_service_client.models.travelogue_roll_pools_type import (
+    TravelogueRollPoolsType,
+)
+from tabletop_rules_service_client.models.travelogue_sheet import TravelogueSheet
+from tabletop_rules_service_client.models.travelogue_sheet_stats import TravelogueSheetStats
+from tabletop_rules_service_client.models.travelogue_take_flag import TravelogueTakeFlag
+from tabletop_rules_service_client.models.travelogue_take_flag_type import (
+    TravelogueTakeFlagType,
+)
+from tabletop_rules_service_client.models.travelogue_vote import TravelogueVote
+from tabletop_rules_service_client.models.travelogue_vote_type import TravelogueVoteType
+from tabletop_rules_service_client.models.travelogue_whose_dice import TravelogueWhoseDice
 from tabletop_rules_service_client.types import Response
 
 T = TypeVar("T")
@@ -458,6 +504,113 @@ def self_conflict(base_url: str) -> None:
     assert [die.role.value for die in checked.dice] == ["self", "conflict", "conflict_reroll"]
 
 
+TravelogueAction = (
+    TravelogueTakeFlag
+    | TravelogueAcceptFlag
+    | TravelogueRejectFlag
+    | TravelogueRollAttention
+    | TravelogueRollPools
+    | TravelogueCloseScene
+    | TravelogueVote
+    | TravelogueRollFinal
+)
+
+
+def _take(flag: int, to: str, on_behalf_of: str | None = None) -> TravelogueTakeFlag:
+    return TravelogueTakeFlag(
+        flag=flag, to=to, on_behalf_of=on_behalf_of, type_=TravelogueTakeFlagType.TAKE_FLAG
+    )
+
+
+def _accept(ring: str) -> TravelogueAcceptFlag:
+    return TravelogueAcceptFlag(ring=ring, type_=TravelogueAcceptFlagType.ACCEPT_FLAG)
+
+
+def _final(shooter: list[int], angel: list[int]) -> TravelogueRollFinal:
+    faces = TraveloguePoolFaces(shooter=shooter, angel=angel)
+    return TravelogueRollFinal(faces=faces, type_=TravelogueRollFinalType.ROLL_FINAL)
+
+
+def travelogue(base_url: str) -> None:
+    """The travelogue guide's short game at the table's dice, each player with its own token
+    and acting only when `waiting_for` names it, from creation to deletion."""
+    sheets = [
+        ("hugo", "Hugo", "The Syndicate", "the ledger", (4, 1, 2, 2)),
+        ("annie", "Annie", "the syndicate", "a debt", (3, 2, 2, 2)),
+        ("archer", "Archer", "Interpol", "A Debt", (2, 3, 2, 2)),
+        ("vera", "Vera", "Interpol", "a witness", (2, 2, 3, 2)),
+    ]
+    body = TravelogueCreateGame(
+        name="Friday night",
+        dice_source=TravelogueWhoseDice.TABLE,
+        bullseyes=[
+            TravelogueSheet(
+                player=player, name=name, shooter=shooter, angel="a way out", beef=beef,
+                stats=TravelogueSheetStats(avoid=av, armor=ar, angel=an, allies=al),
+            )
+            for player, name, shooter, beef, (av, ar, an, al) in sheets
+        ],
+    )  # fmt: skip
+    with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
+        created = expect(
+            "create game",
+            travelogue_create_game.sync_detailed(client=client, body=body),
+            HTTPStatus.CREATED,
+            TravelogueCreatedGame,
+        )
+    tokens = created.tokens.players.additional_properties
+    waiting = created.waiting_for
+    steps: list[tuple[str, TravelogueAction]] = [
+        ("hugo", _take(4, "annie", "annie")), ("annie", _accept("loved_ones")),
+        ("annie", _take(1, "archer")), ("archer", _accept("friends")),
+        ("archer", _take(2, "vera")), ("vera", _accept("possessions")),
+        ("vera", _take(3, "hugo")), ("hugo", _accept("reputation")),
+        ("archer", _take(5, "annie")),
+        ("annie", TravelogueRejectFlag(type_=TravelogueRejectFlagType.REJECT_FLAG)),
+        ("archer", _take(5, "annie")), ("annie", _accept("loved_ones")),
+        ("vera", _take(6, "archer")), ("archer", _accept("friends")),
+        ("annie", TravelogueRollAttention(
+            faces=4, type_=TravelogueRollAttentionType.ROLL_ATTENTION,
+        )),
+        ("hugo", TravelogueRollPools(
+            faces=TraveloguePoolFaces(shooter=[1, 1], angel=[]),
+            type_=TravelogueRollPoolsType.ROLL_POOLS,
+        )),
+        ("hugo", TravelogueCloseScene(type_=TravelogueCloseSceneType.CLOSE_SCENE)),
+        ("annie", TravelogueVote(go_for_broke=True, type_=TravelogueVoteType.VOTE)),
+        ("archer", TravelogueVote(go_for_broke=True, type_=TravelogueVoteType.VOTE)),
+        ("vera", TravelogueVote(go_for_broke=True, type_=TravelogueVoteType.VOTE)),
+        ("annie", _final([1], [4])),
+        ("archer", _final([2], [1])),
+        ("vera", _final([1], [1])),
+    ]  # fmt: skip
+    taken: TravelogueActionTaken | None = None
+    for player, action in steps:
+        offered = {who.player: who.actions for who in waiting.who}
+        assert action.type_.value in offered.get(player, []), (player, action, offered)
+        with AuthenticatedClient(
+            base_url=base_url, token=tokens[player], raise_on_unexpected_status=True
+        ) as mine:
+            taken = expect(
+                f"{player} {action.type_.value}",
+                travelogue_game_action.sync_detailed(created.id, client=mine, body=action),
+                HTTPStatus.OK,
+                TravelogueActionTaken,
+            )
+        waiting = taken.game.waiting_for
+    assert taken is not None
+    assert taken.game.ending is not None, taken.game
+    assert taken.game.version == 1 + len(steps), taken.game.version
+    assert taken.game.ending.reason == TravelogueEndingReason.WENT_FOR_BROKE
+    fates = {p: f.value for p, f in taken.game.ending.fates.additional_properties.items()}
+    assert fates == {"hugo": "caught", "annie": "caught", "archer": "escaped", "vera": "at_large"}
+    with AuthenticatedClient(
+        base_url=base_url, token=tokens["vera"], raise_on_unexpected_status=True
+    ) as vera:
+        deleted = travelogue_delete_game.sync_detailed(created.id, client=vera)
+    assert deleted.status_code == HTTPStatus.NO_CONTENT, deleted
+
+
 def main() -> None:
     """Run against the URL given as the first argument."""
     base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
@@ -466,8 +619,10 @@ def main() -> None:
     opend6_roll(base_url)
     scene(base_url)
     self_conflict(base_url)
+    travelogue(base_url)
     print(
-        "python client: a check, a conflict, an OpenD6 roll and scene, a Self/Conflict check passed"
+        "python client: a check, a conflict, an OpenD6 roll and scene, a Self/Conflict check, "
+        "a travelogue game passed"
     )
 
 
