@@ -38,6 +38,7 @@ __all__ = [
     "explosions_at_least",
     "highest_of",
     "mean",
+    "negated",
     "point",
     "probability_at_least",
     "shift",
@@ -125,6 +126,12 @@ def uniform(low: int, high: int) -> Pmf:
 def shift(pmf: Pmf, by: int) -> Pmf:
     """The distribution of ``value + by`` (pips, a fixed bonus)."""
     return Pmf(pmf.low + by, pmf.weights, pmf.denominator)
+
+
+def negated(pmf: Pmf) -> Pmf:
+    """The distribution of ``−value``: with :func:`convolve`, a difference of two values
+    (one side's yield less the other's)."""
+    return Pmf(-pmf.high, pmf.weights[::-1], pmf.denominator)
 
 
 def convolve(a: Pmf, b: Pmf) -> Pmf:
