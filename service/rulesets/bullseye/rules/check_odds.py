@@ -165,16 +165,27 @@ def _values(pmf: Pmf) -> tuple[CheckValueOdds, ...]:
     return tuple(rows)
 
 
+@lru_cache(maxsize=2048)
+def _band_of(table_name: TableName, value: int) -> tuple[int, str]:
+    """The start and label of the row ``value`` falls in: a check's values repeat."""
+    row = band(TABLES[table_name], value)
+    return row.value, row.label
+
+
+@lru_cache(maxsize=4096)
+def _condition_at(maximum: int, current: int) -> tuple[State, int]:
+    now = condition(maximum, current)
+    return now.state, now.impairment
+
+
 def _labelled(pmf: Pmf, table_name: TableName) -> tuple[CheckLabelledOdds, ...]:
-    table = TABLES[table_name]
     rows = []
     for index, weight in enumerate(pmf.weights):
         if weight:
             p, exact = _row(weight, pmf.denominator)
             value = pmf.low + index
-            rows.append(
-                CheckLabelledOdds(value=value, label=table.label_for(value), p=p, exact=exact)
-            )
+            label = _band_of(table_name, value)[1]
+            rows.append(CheckLabelledOdds(value=value, label=label, p=p, exact=exact))
     return tuple(rows)
 
 
@@ -183,7 +194,7 @@ def _bands(spread: Pmf) -> tuple[CheckBandOdds, ...]:
     by_start: dict[int, int] = {}
     for index, weight in enumerate(spread.weights):
         if weight:
-            start = band(_SPREAD_TABLE, spread.low + index).value
+            start = _band_of(TableName.SPREAD, spread.low + index)[0]
             by_start[start] = by_start.get(start, 0) + weight
     rows = _SPREAD_TABLE.rows
     bands = []
@@ -207,8 +218,7 @@ def _conditions(
     """The conditions ``score`` may be left in, from the weights of its possible values."""
     by_condition: dict[tuple[State, int], int] = {}
     for current, weight in currents.items():
-        now = condition(score.maximum, current)
-        key = (now.state, now.impairment)
+        key = _condition_at(score.maximum, current)
         by_condition[key] = by_condition.get(key, 0) + weight
     ordered = sorted(by_condition.items(), key=lambda item: (_STATE_ORDER[item[0][0]], -item[0][1]))
     conditions = []
