@@ -79,11 +79,12 @@ and who narrates (§5.1).
 
 _ODDS_DESCRIPTION = """\
 The exact odds of a check before it is rolled: the `resolveCheck` body less `roll`, `seed`
-and `with_odds` (any of them: 400 `unknown-field` at its pointer). Refused (422) for the
-same reasons, with the same codes and pointers, as the check itself (an incapacitated or
-retired actor, a Quick 10 with the depletable quality at issue, a `strict` §6.3 breach…);
-the same §6.3 warnings. Computed as fractions, never simulated: every probability is
-`{p, exact}` (`exact` a reduced fraction such as "11/20", `p` its decimal to 12 places).
+and `with_odds` (any of them: 400 `invalid-body`, an `unknown-field` error at its
+pointer). Refused (422) for the same reasons, with the same codes and pointers, as the
+check itself (an incapacitated or retired actor, a Quick 10 with the depletable quality
+at issue, a `strict` §6.3 breach…); the same §6.3 warnings. Computed as fractions, never
+simulated: every probability is `{p, exact}` (`exact` a reduced fraction such as "11/20",
+`p` its decimal to 12 places).
 
 * `modifiers`, `total_modifier` (M), `target` (T): as the check applies them (§2.2, §6.3).
 * Each way of making the check is a `CheckOutcomeOdds`: the distributions of the
