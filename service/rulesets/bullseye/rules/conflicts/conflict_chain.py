@@ -308,11 +308,8 @@ class DiceSampler:
             by_spread = []
             for spread in range(low, high + 1):
                 loser, amount = settle(spread, side, gm_side)
-                by_spread.append(
-                    (amount, 0)
-                    if loser is Loser.ACTOR
-                    else (0, amount * (loser is Loser.OPPOSITION))
-                )
+                # a stalemate costs nobody: amount 0 either way
+                by_spread.append((amount, 0) if loser is Loser.ACTOR else (0, amount))
             outcomes = _outcomes(yield_)
             self._players.append((outcomes, len(outcomes), low, tuple(by_spread)))
         self.draws = 1 + len(players)

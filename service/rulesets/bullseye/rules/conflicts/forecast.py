@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from random import Random
 from typing import Annotated
 
@@ -50,6 +51,7 @@ from service.rulesets.bullseye.rules.conflicts.model import (
 )
 from service.rulesets.bullseye.rules.conflicts.round_odds import (
     Checker,
+    Losses,
     YieldBasis,
     checkers,
     joint_cost,
@@ -275,23 +277,26 @@ def simulation_seed(conflict_id: str, version: int) -> int:
 
 
 class _RoundOdds:
-    """One round's pieces: each pairing given the GM's yield, the losses' marginals, and
-    the joint losses when enumerating them is within the bound (else None)."""
+    """One round's pieces, each worked out when first asked for: each pairing's losses
+    given the GM's yield, the losses' marginals, and the joint losses when enumerating them
+    is within the bound (else None)."""
 
     def __init__(self, gm: Checker, players: tuple[Checker, ...], bounds: Bounds) -> None:
         self.gm, self.players = gm, players
         self.tables = round_tables(gm, players)
-        self.joint = (
-            joint_losses(self.tables) if joint_cost(self.tables) <= bounds.joint_terms else None
-        )
-        self._marginals: tuple[Pmf, Pmf] | None = None
+        self._bounds = bounds
 
-    @property
+    @cached_property
+    def joint(self) -> Losses | None:
+        """(players' loss, opposition's loss) → weight over the tables' denominator."""
+        if joint_cost(self.tables) > self._bounds.joint_terms:
+            return None
+        return joint_losses(self.tables)
+
+    @cached_property
     def marginals(self) -> tuple[Pmf, Pmf]:
         """The players' loss and the opposition's, each summed over the pairings."""
-        if self._marginals is None:
-            self._marginals = loss_marginals(self.tables)
-        return self._marginals
+        return loss_marginals(self.tables)
 
     def sampler(self) -> DiceSampler:
         """The round drawn like the dice."""

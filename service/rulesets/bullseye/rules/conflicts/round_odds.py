@@ -144,12 +144,11 @@ def pairing_losses(player: Checker, gm_yield: Pmf, gm_side: DepletionSide) -> Lo
 
 
 def _as_losses(weights: LossWeights) -> Losses:
-    """A pairing's loser and amount as (players' loss, opposition's loss)."""
+    """A pairing's loser and amount as (players' loss, opposition's loss); a stalemate
+    costs nobody (amount 0)."""
     losses: Losses = {}
     for (loser, amount), weight in weights.items():
-        key = (
-            (amount, 0) if loser is Loser.ACTOR else (0, amount if loser is Loser.OPPOSITION else 0)
-        )
+        key = (amount, 0) if loser is Loser.ACTOR else (0, amount)
         losses[key] = losses.get(key, 0) + weight
     return losses
 
@@ -214,7 +213,7 @@ def _one_side(losses: Losses, side: int) -> list[int]:
 def _sum_all(terms: list[list[int]]) -> list[int]:
     """The distribution of a sum of independent amounts (weights by amount from 0): one
     polynomial product, each factor packed into an integer once, a coefficient every
-    ``width`` bits wide enough for the product's largest (Kronecker substitution; the
+    ``bits`` wide enough for the product's largest (Kronecker substitution; the
     packing is done once, not at every partial product)."""
     bits = sum(sum(term).bit_length() for term in terms) + 1
     product = 1
