@@ -177,6 +177,7 @@ def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
 # token is a credential: a security scheme, not a link parameter).
 CREATED_LINKS = {
     "GetConflict": _to("getConflict"),
+    "GetForecast": _to("conflictForecast"),
     "ResolveRound": _to("resolveRound"),
     "SubmitGmCheck": {
         **_to("submitRoundCheck", number="$response.body#/round"),
