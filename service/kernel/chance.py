@@ -26,7 +26,7 @@ Exact = Annotated[
     Meta(
         pattern=r"^(0|[1-9][0-9]{0,199})/[1-9][0-9]{0,199}$",
         max_length=401,
-        description="The probability as a reduced fraction, numerator/denominator "
+        description="A probability as a reduced fraction, numerator/denominator "
         "(0/1 and 1/1 included).",
         examples=["767/1296"],
     ),
