@@ -321,6 +321,12 @@ BULLSEYE_PLAYS = (
                 path={"number": 1},
                 status=202,
             ),
+            # The GM's roll is its own: to Ana the GM's check is still a distribution.
+            PlayStep(
+                operation_id="conflictForecast",
+                role="ana",
+                shows={"/participants/0/basis": "hidden", "/winner/method": "simulation"},
+            ),
             PlayStep(
                 operation_id="submitRoundCheck",
                 example=SUBMIT_EXAMPLES[1],
@@ -365,6 +371,11 @@ BULLSEYE_PLAYS = (
                 operation_id="resolveRound",
                 example=ROUND_EXAMPLES[0],
                 shows={"/decided": True, "/winner": "opposition"},
+            ),
+            PlayStep(
+                operation_id="conflictForecast",
+                role="bo",
+                shows={"/this_round": None, "/winner/opposition/exact": "1/1"},
             ),
             PlayStep(operation_id="makeOutcomeCheck", example=OUTCOME_EXAMPLES[0]),
         ),
