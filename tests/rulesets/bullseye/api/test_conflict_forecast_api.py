@@ -58,10 +58,10 @@ def test_the_answer_s_shape(client: TestClient) -> None:
         parts = [pairing[k] for k in ("player_wins", "gm_wins", "stalemate")]
         assert all(set(part) == {"p", "exact"} for part in parts)
         assert sum(Fraction(part["exact"]) for part in parts) == 1
-        assert sum(Fraction(loss["chance"]["exact"]) for loss in pairing["losses"]) == 1
+        assert sum(Fraction(loss["exact"]) for loss in pairing["losses"]) == 1
     this_round = body["this_round"]
     assert this_round["number"] == 1
-    assert sum(Fraction(s["chance"]["exact"]) for s in this_round["scores_after"]) == 1
+    assert sum(Fraction(s["exact"]) for s in this_round["scores_after"]) == 1
     winner = body["winner"]
     assert winner["method"] in {"exact", "simulation"}
     if winner["method"] == "simulation":

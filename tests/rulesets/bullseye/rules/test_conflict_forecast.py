@@ -104,7 +104,7 @@ def exact(chance):
 
 
 def losses_of(pairing):
-    return {(loss.loser, loss.amount): exact(loss.chance) for loss in pairing.losses}
+    return {(loss.loser, loss.amount): exact(loss) for loss in pairing.losses}
 
 
 def look(conflict, viewer=GM, version=1, bounds=None) -> ConflictForecast:
@@ -280,7 +280,7 @@ def test_section_4_3_the_rounds_joint_losses_match_every_face_of_the_real_round_
     modifiers = {p.participant: p.total_modifier for p in seen.participants}
     assert modifiers == {GM: 6, "ana": 5, "bo": 3}
     round_ = seen.this_round
-    listed = {(s.players, s.opposition): exact(s.chance) for s in round_.scores_after}
+    listed = {(s.players, s.opposition): exact(s) for s in round_.scores_after}
     assert listed == {(12 - a, 24 - b): Fraction(n, 8000) for (a, b), n in joint.items()}
     assert round_.outcomes == len(joint)
     players_loss = Counter()
@@ -288,10 +288,10 @@ def test_section_4_3_the_rounds_joint_losses_match_every_face_of_the_real_round_
     for (a, b), n in joint.items():
         players_loss[a] += n
         opposition_loss[b] += n
-    assert {x.amount: exact(x.chance) for x in round_.players_loss} == {
+    assert {x.amount: exact(x) for x in round_.players_loss} == {
         a: Fraction(n, 8000) for a, n in players_loss.items()
     }
-    assert {x.amount: exact(x.chance) for x in round_.opposition_loss} == {
+    assert {x.amount: exact(x) for x in round_.opposition_loss} == {
         b: Fraction(n, 8000) for b, n in opposition_loss.items()
     }
     for pairing in seen.pairings:
@@ -313,9 +313,7 @@ def test_section_4_3_pairings_share_the_gm_yield_so_the_round_is_not_their_produ
     conflict = two_pc_round_conflict()
     seen = look(conflict)
     both = sum(
-        exact(s.chance)
-        for s in seen.this_round.scores_after
-        if s.opposition == 24 and s.players < 12
+        exact(s) for s in seen.this_round.scores_after if s.opposition == 24 and s.players < 12
     )
     ana, bo = (exact(p.gm_wins) for p in seen.pairings)
     assert both > ana * bo
@@ -502,7 +500,7 @@ def test_a_round_too_large_to_list_still_has_exact_pairings_and_losses():
     )
     assert seen.this_round.ends is None
     assert (seen.this_round.scores_after, seen.this_round.outcomes) == (None, None)
-    assert sum(exact(x.chance) for x in seen.this_round.players_loss) == 1
+    assert sum(exact(x) for x in seen.this_round.players_loss) == 1
     assert len(seen.pairings) == 12
     assert isinstance(seen.winner, SimulatedOutlook)
     assert seen.winner.reason is SimulationReason.ROUND_TOO_LARGE

@@ -26,7 +26,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from service.kernel.chance import Chance, chance
+from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
 from service.kernel.exact import Pmf, mean
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.conflicts.conflict_chain import (
@@ -146,7 +146,8 @@ class PairingLoss(Value, frozen=True, kw_only=True):
 
     loser: PairingLoser
     amount: int
-    chance: Chance
+    p: Probability
+    exact: Exact
 
 
 class PairingForecast(Value, frozen=True, kw_only=True):
@@ -163,7 +164,8 @@ class LossAmountChance(Value, frozen=True, kw_only=True):
     """A side's total loss in the round and its chance."""
 
     amount: int
-    chance: Chance
+    p: Probability
+    exact: Exact
 
 
 class ScoresAfter(Value, frozen=True, kw_only=True):
@@ -171,7 +173,8 @@ class ScoresAfter(Value, frozen=True, kw_only=True):
 
     players: int
     opposition: int
-    chance: Chance
+    p: Probability
+    exact: Exact
 
 
 class RoundDecision(Value, frozen=True, kw_only=True):
@@ -387,14 +390,19 @@ def _pairing(player: Checker, gm: Checker) -> PairingForecast:
         gm_wins=chance(Fraction(by_loser[Loser.ACTOR], denominator)),
         stalemate=chance(Fraction(by_loser[Loser.NONE], denominator)),
         losses=tuple(
-            PairingLoss(loser=loser, amount=amount, chance=chance(Fraction(weight, denominator)))
+            PairingLoss(loser=loser, amount=amount, p=p, exact=exact)
             for loser, amount, weight in losses
+            for p, exact in [fraction_of(Fraction(weight, denominator))]
         ),
     )
 
 
 def _amounts(pmf: Pmf) -> tuple[LossAmountChance, ...]:
-    return tuple(LossAmountChance(amount=value, chance=chance(p)) for value, p in pmf.items())
+    return tuple(
+        LossAmountChance(amount=value, p=p, exact=exact)
+        for value, probability in pmf.items()
+        for p, exact in [fraction_of(probability)]
+    )
 
 
 def _round(conflict: Conflict, odds: _RoundOdds, bounds: Bounds) -> RoundForecast:
@@ -417,9 +425,11 @@ def _round(conflict: Conflict, odds: _RoundOdds, bounds: Bounds) -> RoundForecas
                 ScoresAfter(
                     players=players - a,
                     opposition=opposition - b,
-                    chance=chance(Fraction(joint[(a, b)], denominator)),
+                    p=p,
+                    exact=exact,
                 )
                 for a, b in sorted(joint)
+                for p, exact in [fraction_of(Fraction(joint[(a, b)], denominator))]
             )
     players_loss, opposition_loss = odds.marginals
     return RoundForecast(
