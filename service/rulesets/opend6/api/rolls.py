@@ -23,15 +23,18 @@ from service.rulesets.opend6.rules.initiative import (
     InitiativeResult,
     roll_initiative,
 )
-from service.rulesets.opend6.rules.opposed import OpposedRequest, OpposedResult, resolve_opposed
+from service.rulesets.opend6.rules.opposed import OpposedRequest
 from service.rulesets.opend6.rules.roll_odds import (
     OddsAnswer,
+    OpposedAnswer,
     OpposedOddsAnswer,
     OpposedOddsRequest,
+    RollAnswer,
     opposed_roll_odds,
+    roll,
     roll_odds,
+    roll_opposed,
 )
-from service.rulesets.opend6.rules.rolls import RollResult, resolve_roll
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
 __all__ = ["InitiativeController", "OddsController", "OpposedController", "RollController"]
@@ -95,9 +98,9 @@ class RollController(Controller):
     )
     def roll(
         self, data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
-    ) -> RollResult:
+    ) -> RollAnswer:
         """Roll once."""
-        return resolve_roll(data, rng, new_id())
+        return roll(data, rng, new_id())
 
 
 class OpposedController(Controller):
@@ -125,9 +128,9 @@ class OpposedController(Controller):
     )
     def opposed(
         self, data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)], rng: ServerDice
-    ) -> OpposedResult:
+    ) -> OpposedAnswer:
         """Roll both sides."""
-        return resolve_opposed(data, rng, new_id())
+        return roll_opposed(data, rng, new_id())
 
 
 class InitiativeController(Controller):
