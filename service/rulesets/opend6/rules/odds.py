@@ -206,7 +206,9 @@ def exact_odds(dice: RollDice, difficulty: int | None = None) -> ExactRollOdds:
         needed = difficulty - dice.pips
         cancel = model.at_least(CriticalFailure.CANCEL_HIGHEST, needed)
         complication = model.at_least(CriticalFailure.COMPLICATION, needed)
-        with_complication = SIXTH * model.wild_one.probability_at_least(needed)
+        with_complication = SIXTH * _wild_one(dice.regular, dice.cp_dice).probability_at_least(
+            needed
+        )
     return ExactRollOdds(
         distribution=shift(listed, dice.pips),
         tail_above=above + dice.pips,
@@ -305,13 +307,12 @@ def total_prefix(dice: RollDice, through: int) -> Pmf:
 class _Model:
     """A roll's total (pips left out) under each option, as weighted exploding sums:
     ``complication`` Reg + Wild + ΣCP; ``cancel_highest`` the mixture over the Wild Die's
-    first toss (module docstring); ``wild_one`` Reg + 1 + ΣCP, the Critical Failure branch
-    as it counts under `complication` (for ``p_success_with_complication``)."""
+    first toss (module docstring). ``regular_sum`` is Reg, the regular dice alone."""
 
     regular: int
+    regular_sum: Pmf
     complication: ExplodingSum
     cancel_highest: tuple[tuple[Fraction, ExplodingSum], ...]
-    wild_one: ExplodingSum
 
     def parts(self, option: CriticalFailure) -> tuple[tuple[Fraction, ExplodingSum], ...]:
         """The total under ``option``: ``(weight, exploding sum)`` pairs, weights summing to 1."""
@@ -360,14 +361,21 @@ def _model(regular: int, cp_dice: int) -> _Model:
     complication = exploding(SIDES, 1 + cp_dice, reg)
     return _Model(
         regular=regular,
+        regular_sum=reg,
         complication=complication,
         cancel_highest=(
             (Fraction(5, 6), exploding(SIDES, cp_dice, stopped)),
             # f = 6: it counts and a fresh Wild Die follows, the same m exploding dice.
             (SIXTH, ExplodingSum(SIDES, complication.count, shift(complication.base, SIDES))),
         ),
-        wild_one=exploding(SIDES, cp_dice, shift(reg, 1)),
     )
+
+
+@lru_cache(maxsize=128)
+def _wild_one(regular: int, cp_dice: int) -> ExplodingSum:
+    """Reg + 1 + ΣCP: the Critical Failure branch as it counts under `complication`, for
+    ``p_success_with_complication`` (opposed odds never need it)."""
+    return exploding(SIDES, cp_dice, shift(_model(regular, cp_dice).regular_sum, 1))
 
 
 @lru_cache(maxsize=128)

@@ -54,6 +54,7 @@ __all__ = [
     "RollAnswer",
     "opposed_roll_odds",
     "roll",
+    "roll_dice",
     "roll_odds",
     "roll_opposed",
 ]
@@ -88,7 +89,12 @@ class OpposedOddsAnswer(Value, frozen=True, kw_only=True):
     odds: OpposedOdds
 
 
-def _dice(shape: RollShape) -> tuple[str, RollDice]:
+def roll_dice(shape: RollShape) -> tuple[str, RollDice]:
+    """The rolled code's text and the dice its odds see (Character Points pooled).
+
+    Raises:
+        RulesError: the code cannot be rolled (zero dice, too many, negative adds).
+    """
     code = rolled_code(shape)
     related = sum(related_skill_modifier(item.result_points) for item in shape.related)
     cp = shape.character_points.before + shape.character_points.after
@@ -109,7 +115,7 @@ def roll_odds(request: OddsRequest) -> OddsAnswer:
     """
     concerns = points_concerns(request)
     try:
-        text, dice = _dice(request)
+        text, dice = roll_dice(request)
     except RulesError as error:
         raise RulesError.from_concerns([*concerns, *error.concerns]) from None
     difficulty = resolve_difficulty(request, concerns)
@@ -152,7 +158,7 @@ def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
     for name, shape in (("initiator", request.initiator), ("resister", request.resister)):
         concerns = points_concerns(shape)
         try:
-            sides.append(_dice(shape))
+            sides.append(roll_dice(shape))
         except RulesError as error:
             concerns.extend(error.concerns)
         if concerns:
