@@ -30,7 +30,7 @@ Exact = Annotated[
     Meta(
         pattern=rf"^(0|[1-9][0-9]{{0,{_DIGITS - 1}}})/[1-9][0-9]{{0,{_DIGITS - 1}}}$",
         max_length=2 * _DIGITS + 1,
-        description="The probability as a reduced fraction, numerator/denominator "
+        description="A probability as a reduced fraction, numerator/denominator "
         "(0/1 and 1/1 included).",
         examples=["767/1296"],
     ),

@@ -82,8 +82,8 @@ MeanExact = Annotated[
     Meta(
         pattern=r"^-?(0|[1-9][0-9]{0,199})/[1-9][0-9]{0,199}$",
         max_length=402,
-        description="The mean as a reduced fraction, numerator/denominator (the sign on "
-        "the numerator).",
+        description="An expected total as a reduced fraction, numerator/denominator (the "
+        "sign on the numerator).",
         examples=["7409/720"],
     ),
 ]
