@@ -101,7 +101,7 @@ FORECAST_DESCRIPTION = (
     "score is at or below 0 after a round and the scores differ; both at or below 0 and "
     "equal: sudden death), every later round alike. `method: exact` when its cost is "
     "within the bounds (the round's joint losses, the chain's states, and an exact "
-    "fraction of at most 200 digits); otherwise `method: simulation`: seeded runs (the seed "
+    "fraction of at most 4 300 digits); otherwise `method: simulation`: seeded runs (the seed "
     "from the conflict's id and version, so an unchanged conflict answers the same), each "
     "chance `{p, low, high, runs}` with its Wilson 95 % interval, `reason` naming the "
     "bound passed. The service's round limit and bullseyes are left out of `winner`. A "

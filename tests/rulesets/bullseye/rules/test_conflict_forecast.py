@@ -18,6 +18,7 @@ from fractions import Fraction
 import msgspec
 import pytest
 
+from service.kernel.chance import MAX_DIGITS
 from service.rulesets.bullseye.rules.checks import DepletableScore, SuppliedRoll
 from service.rulesets.bullseye.rules.conflicts import (
     GM,
@@ -462,20 +463,20 @@ def test_the_same_state_simulates_the_same_and_a_new_version_reseeds():
 
 
 def test_an_exact_fraction_longer_than_the_schema_allows_is_simulated_instead():
-    """+40 each, one PC: however many states the bound allowed, the chances' denominator
-    could run past 200 digits (`Chance.exact`'s limit), so the chain is not solved."""
+    """+40 each, one PC, with a 200-digit bound: however many states the bound allowed,
+    the chances' denominator could run past it, so the chain is not solved."""
     conflict = conflict_of(
         PlayerSpec(id="ana", name="Ana", qualities=(q("Quick", 40),)),
         opposition=OppositionSpec(name="Duke", qualities=(q("Cunning", 40),)),
     )
-    winner = look(conflict, bounds=Bounds(chain_terms=10**9)).winner
+    winner = look(conflict, bounds=Bounds(chain_terms=10**9, digits=200)).winner
     assert isinstance(winner, SimulatedOutlook)
     assert winner.reason is SimulationReason.FRACTION_TOO_LONG
     assert winner.players.low <= 0.5 <= winner.players.high  # even sides: one half
 
 
 @pytest.mark.parametrize("quick", [3, 8, 16, 30])
-def test_exact_answers_stay_within_the_schema_s_200_digits(quick):
+def test_exact_answers_stay_within_the_schema_s_digits(quick):
     conflict = conflict_of(
         PlayerSpec(id="ana", name="Ana", qualities=(q("Quick", quick),), threat=1),
         PlayerSpec(id="bo", name="Bo", qualities=(q("Giant", 2),)),
@@ -484,7 +485,7 @@ def test_exact_answers_stay_within_the_schema_s_200_digits(quick):
     winner = look(conflict).winner
     if isinstance(winner, ExactOutlook):
         for chance in (winner.players, winner.opposition, winner.undecided):
-            assert all(len(part) <= 200 for part in chance.exact.split("/"))
+            assert all(len(part) <= MAX_DIGITS for part in chance.exact.split("/"))
         assert exact(winner.players) + exact(winner.opposition) + exact(winner.undecided) == 1
 
 

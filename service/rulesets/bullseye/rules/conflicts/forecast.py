@@ -26,7 +26,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
+from service.kernel.chance import MAX_DIGITS, Chance, Exact, Probability, chance, fraction_of
 from service.kernel.exact import Pmf, mean
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.conflicts.conflict_chain import (
@@ -96,7 +96,7 @@ class Bounds:
 
     joint_terms: int = 150_000
     chain_terms: int = 50_000
-    digits: int = 200  # the longest numerator or denominator `Chance.exact` may carry
+    digits: int = MAX_DIGITS  # the longest numerator or denominator `Chance.exact` may carry
     scores_listed: int = 1_000  # the round's joint listed up to this many entries
     simulation_draws: int = 80_000
     max_runs: int = 20_000
