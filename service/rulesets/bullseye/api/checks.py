@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipt_routes import Receipts
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
@@ -79,14 +80,26 @@ class CheckController(Controller):
         dto=StrictJson[CheckRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve(
-        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
+    async def resolve(
+        self,
+        data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
+        receipts: Receipts,
     ) -> CheckResult:
-        """Resolve one check."""
-        return resolve_check(data, rng, new_id())
+        """Resolve one check; sign it when asked (``receipt``)."""
+        dice = receipts.dice(rng, data.receipt)
+        answer = resolve_check(data, dice, new_id())
+        return await receipts.attach(
+            answer,
+            dice,
+            request,
+            ruleset="bullseye",
+            operation="resolveCheck",
+            table=data.roll is not None,
+        )
 
     @post(
         "/batch",

@@ -9,8 +9,9 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import (
@@ -127,6 +128,7 @@ class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     seed: Seed | None = None
     bullseye: bool = False
     strict: bool = False
+    receipt: ReceiptWanted = False
 
 
 class DepletableAfter(Value, frozen=True, kw_only=True):
@@ -179,6 +181,7 @@ class CheckResult(Value, frozen=True, kw_only=True):
     depletion: DepletionResult | None
     warnings: tuple[Concern, ...]
     restoration: RestorationResult | None = None
+    receipt: Receipt = None
 
 
 # The three tables every check labels its numbers with, looked up once.
@@ -426,10 +429,7 @@ def _die(
     """The faces shown and the die result they give (§2.1.2, §2.5, §7.1, §7.2)."""
     if quick10:
         return (), QUICK10_RESULT
-    if supplied is not None:
-        faces = supplied.faces
-    else:
-        faces = roll(dice, rng if seed is None else seeded(seed))
+    faces = supplied.faces if supplied is not None else roll(dice, with_seed(rng, seed))
     return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
 
 
