@@ -32,7 +32,8 @@ _MAYBE_NOT_JCS = re.compile(rb"(?:^|[:,\[])-?\d+[.eE]|\d{16}|[\xf0-\xf4]")
 
 
 class NotCanonicalizableError(ValueError):
-    """A value that has no RFC 8785 form (not JSON, nested too deep)."""
+    """A value that has no RFC 8785 form (not JSON, a number beyond a double's range,
+    nested too deep)."""
 
 
 def _as_javascript_numbers(node: Any) -> Any:
@@ -62,7 +63,12 @@ def canonical_json(node: Any) -> bytes:
         return text
     try:
         return rfc8785.dumps(_as_javascript_numbers(msgspec.json.decode(text)))
-    except (rfc8785.CanonicalizationError, RecursionError, msgspec.DecodeError) as error:
+    except (
+        rfc8785.CanonicalizationError,
+        RecursionError,
+        OverflowError,  # an integer beyond the largest double: Infinity in JavaScript
+        msgspec.DecodeError,
+    ) as error:
         raise NotCanonicalizableError(str(error)) from None
 
 
