@@ -27,6 +27,7 @@ from service.http.canonical import (
     canonical_json,
     canonical_sha256,
     json_sha256,
+    never_holds_floats,
 )
 from service.kernel.bounds import Timestamp
 from service.kernel.dice import RandomSource, RecordingDice
@@ -143,7 +144,7 @@ class RollReceipts:
 
     def sign(self, payload: ReceiptPayload) -> str:
         """``payload`` as a compact JWS, signed with the first key."""
-        text = canonical_json(msgspec.to_builtins(payload))
+        text = canonical_json(payload, floats=False)  # its type holds none
         return self._jws.encode(
             text, self.keys.signing.private, algorithm=ALGORITHM, headers=self._headers
         )
@@ -173,7 +174,9 @@ class RollReceipts:
             time=datetime.now(UTC),
             request_sha256=request_sha256,
             faces=tuple(faces),
-            answer_sha256=canonical_sha256(_answer_node(answer)),
+            answer_sha256=canonical_sha256(
+                _answer_node(answer), floats=not never_holds_floats(type(answer))
+            ),
             dice_source="table" if table else "server",
         )
         return self.sign(payload)

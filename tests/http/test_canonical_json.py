@@ -13,7 +13,12 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.http.canonical import NotCanonicalizableError, canonical_json, json_sha256
+from service.http.canonical import (
+    NotCanonicalizableError,
+    canonical_json,
+    json_sha256,
+    never_holds_floats,
+)
 
 SAFE = 2**53 - 1
 
@@ -119,3 +124,40 @@ def test_a_json_document_digests_as_its_canonical_form(node):
 def test_a_body_that_is_not_json_has_no_canonical_form():
     with pytest.raises(NotCanonicalizableError):
         json_sha256(b"{not json")
+
+
+class Fixed(msgspec.Struct):
+    name: str
+    count: int
+    tags: tuple[str, ...]
+
+
+class Odds(msgspec.Struct):
+    p: float
+
+
+class Nested(msgspec.Struct):
+    rows: list[dict[str, Odds | None]]
+
+
+class Loose(msgspec.Struct):
+    extra: dict[str, object]
+
+
+class Tree(msgspec.Struct):
+    value: int
+    children: list[Tree]
+
+
+def test_a_type_says_whether_its_values_can_hold_a_float():
+    """Only then may the check for floats be skipped: any float, nested or behind Any, says so."""
+    assert never_holds_floats(Fixed)
+    assert never_holds_floats(Tree)  # recursive, ints only
+    assert not never_holds_floats(Odds)
+    assert not never_holds_floats(Nested)
+    assert not never_holds_floats(Loose)
+
+
+def test_a_float_free_type_encodes_as_the_reference_does():
+    value = Tree(value=3, children=[Tree(value=-(2**53) + 1, children=[])])
+    assert canonical_json(value, floats=False) == rfc8785.dumps(msgspec.to_builtins(value))
