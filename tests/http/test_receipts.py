@@ -452,3 +452,21 @@ def test_a_jwk_set_is_accepted_as_well_as_an_array(redis_url):
     with TestClient(app) as client:
         kids = [k["kid"] for k in client.get("/.well-known/jwks.json").json()["keys"]]
     assert kids == [jwk.JWK(**key).thumbprint()]
+
+
+def test_a_batch_signs_each_check_that_asks_with_its_own_item_as_the_request(keyed):
+    client, _ = keyed
+    plain = {name: value for name, value in CHECK.items() if name != "receipt"}
+    items = [plain, {**CHECK, "roll": {"faces": [3]}}, {**CHECK, "dice": "3d6", "seed": 9}]
+    response = client.post("/v1/checks/batch", json={"checks": items})
+    assert response.status_code == 200, response.text
+    results = response.json()["results"]
+    jwks = client.get("/.well-known/jwks.json").text
+    assert results[0]["receipt"] is None
+    for item, result, source in zip(items[1:], results[1:], ("table", "server"), strict=True):
+        _, payload = independently_verified(result["receipt"], jwks)
+        assert payload["operation"] == "resolveCheckBatch"
+        assert payload["request_sha256"] == sha256(item)
+        assert payload["answer_sha256"] == sha256(without_receipt(result))
+        assert payload["dice_source"] == source
+        assert payload["faces"] == ([] if source == "table" else result["faces"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, post
 from litestar.params import Body
 from msgspec import Meta
@@ -107,24 +108,47 @@ class CheckController(Controller):
         summary="Resolve up to 100 checks at once",
         description="Each check is resolved as by `resolveCheck`, in order. If any is refused, "
         "none is returned: the 422 lists every refused check's reasons, each pointer under "
-        "`/checks/{index}`.",
+        "`/checks/{index}`. A check with `receipt: true` is signed on its own: its receipt's "
+        "`request_sha256` is the digest of its item of `checks`, as sent.",
         dto=StrictJson[BatchRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve_batch(
-        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: ServerDice
+    async def resolve_batch(
+        self,
+        data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
+        receipts: Receipts,
     ) -> BatchResult:
-        """Resolve every check, or refuse the whole batch with every reason."""
+        """Resolve every check, or refuse the whole batch with every reason. A check that
+        asks for a receipt is signed with its own item of the body as its request."""
         results: list[CheckResult] = []
         concerns: list[Concern] = []
-        for index, request in enumerate(data.checks):
+        rolled = []
+        for index, check in enumerate(data.checks):
+            dice = receipts.dice(rng, check.receipt)
             try:
-                results.append(resolve_check(request, rng, new_id()))
+                results.append(resolve_check(check, dice, new_id()))
             except RulesError as error:
                 concerns.extend(error.under(f"/checks/{index}").concerns)
+            rolled.append(dice)
         if concerns:
             raise RulesError.from_concerns(concerns)
+        if any(check.receipt for check in data.checks):
+            sent = msgspec.json.decode(await request.body())["checks"]
+            results = [
+                receipts.signed(
+                    result,
+                    dice,
+                    item,
+                    ruleset="bullseye",
+                    operation="resolveCheckBatch",
+                    table=check.roll is not None,
+                )
+                for result, dice, item, check in zip(
+                    results, rolled, sent, data.checks, strict=True
+                )
+            ]
         return BatchResult(results=tuple(results))
