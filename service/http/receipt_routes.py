@@ -30,6 +30,10 @@ JWKS_MAX_AGE_SECONDS = 300
 Receipts = NamedDependency[SkipValidation[RollReceipts]]
 
 
+# Any JSON object (said so, so generated clients type it as one, not as an empty object).
+JsonObject = Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})]
+
+
 class VerifyRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A receipt to check, with the documents it should sign."""
 
@@ -42,14 +46,14 @@ class VerifyRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True
         ),
     ]
     answer: Annotated[
-        dict[str, Any] | None,
+        JsonObject | None,
         Meta(
             description="The answer as received (its own `receipt` member is left out of the "
             "digest): checked against the receipt's `answer_sha256`."
         ),
     ] = None
     request: Annotated[
-        dict[str, Any] | None,
+        JsonObject | None,
         Meta(
             description="The request body as sent: checked against the receipt's `request_sha256`."
         ),

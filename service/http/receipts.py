@@ -73,9 +73,10 @@ class ReceiptPayload(Value, frozen=True, kw_only=True):
     dice_source: Annotated[
         DiceSource,
         Meta(
-            description="`server`: the service rolled (with its own generator, or one seeded "
-            "by the request's `seed`). `table`: the request supplied the faces; the receipt "
-            "attests the service's arithmetic on them, not the dice."
+            description="Who chose the faces: `server`, the service's own generator; `seed`, "
+            "the request's `seed` (reproducible: whoever sent it could have picked it for its "
+            "faces); `table`, the request supplied them. With `seed` or `table` the receipt "
+            "attests the service's arithmetic, not the dice."
         ),
     ]
 
@@ -152,7 +153,7 @@ class RollReceipts:
     def receipt(
         self,
         answer: msgspec.Struct,
-        faces: list[int],
+        dice: RecordingDice,
         request: Any,
         *,
         ruleset: str,
@@ -162,8 +163,9 @@ class RollReceipts:
         """The receipt of ``answer`` (whose ``receipt`` is left out of its digest).
 
         ``request`` is the request body as received (bytes), or as decoded JSON (the item
-        of a batch). ``faces``: what the server's dice gave, in rolling order.
+        of a batch). ``dice`` recorded the faces the server's dice gave, in rolling order.
         """
+        source: DiceSource = "table" if table else "seed" if dice.seeded else "server"
         request_sha256 = (
             json_sha256(request) if isinstance(request, bytes) else canonical_sha256(request)
         )
@@ -173,11 +175,11 @@ class RollReceipts:
             id=str(getattr(answer, "id", "")),
             time=datetime.now(UTC),
             request_sha256=request_sha256,
-            faces=tuple(faces),
+            faces=tuple(dice.faces),
             answer_sha256=canonical_sha256(
                 _answer_node(answer), floats=not never_holds_floats(type(answer))
             ),
-            dice_source="table" if table else "server",
+            dice_source=source,
         )
         return self.sign(payload)
 
@@ -197,7 +199,7 @@ class RollReceipts:
         if not isinstance(dice, RecordingDice):
             return answer
         token = self.receipt(
-            answer, dice.faces, request, ruleset=ruleset, operation=operation, table=table
+            answer, dice, request, ruleset=ruleset, operation=operation, table=table
         )
         return msgspec.structs.replace(answer, receipt=token)
 

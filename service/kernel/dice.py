@@ -29,11 +29,12 @@ class RecordingDice:
     for the recording.
     """
 
-    __slots__ = ("_source", "faces")
+    __slots__ = ("_source", "faces", "seeded")
 
     def __init__(self, source: RandomSource, faces: list[int] | None = None) -> None:
         self._source = source
         self.faces: list[int] = [] if faces is None else faces
+        self.seeded = False  # some face came from a caller's seed (with_seed)
 
     def randint(self, a: int, b: int, /) -> int:
         """A face of ``source``, recorded."""
@@ -44,10 +45,12 @@ class RecordingDice:
 
 def with_seed(rng: RandomSource, seed: int | None) -> RandomSource:
     """The dice a roll uses: ``rng``, or reproducible ones for a caller's ``seed``. When
-    ``rng`` records, the seeded dice record on the same tape, so a receipt lists them."""
+    ``rng`` records, the seeded dice record on the same tape, so a receipt lists them, and
+    ``rng`` notes that the caller's seed chose them."""
     if seed is None:
         return rng
     dice = seeded(seed)
     if isinstance(rng, RecordingDice):
+        rng.seeded = True
         return RecordingDice(dice, rng.faces)
     return dice

@@ -16,9 +16,11 @@ __all__ = ["MAX_RECEIPT_LENGTH", "DiceSource", "Receipt", "ReceiptWanted"]
 # A receipt's payload holds two digests, a time, ids and the faces rolled: well under this.
 MAX_RECEIPT_LENGTH = 16384
 
-# Who rolled the dice a receipt lists: the server (its own or a caller-seeded generator), or
-# the table (faces supplied in the request: the receipt attests the arithmetic, not the dice).
-DiceSource = Literal["server", "table"]
+# Who chose the faces a receipt vouches for: the server's own generator; the caller's
+# ``seed`` (reproducible, so the caller could have picked it for its faces); or the table
+# (faces supplied in the request). With ``seed`` and ``table`` a receipt attests the
+# service's arithmetic, not the dice.
+DiceSource = Literal["server", "seed", "table"]
 
 ReceiptWanted = Annotated[
     bool,

@@ -151,12 +151,19 @@ def test_every_face_rolled_is_signed_in_rolling_order(keyed, dice):
     assert len(payload["faces"]) == {"d20": 1, "2d10": 2, "3d6": 3, "4d6-4": 4}[dice]
 
 
-def test_a_seeded_roll_is_signed_with_the_faces_the_seed_gave(keyed):
+def test_a_seeded_roll_is_signed_with_the_faces_the_seed_gave_as_the_callers_dice(keyed):
+    """A seed is reproducible, so whoever sends it could have searched for one that rolls
+    well: the receipt says the seed chose the faces, not the server."""
     client, _ = keyed
     first = post_check(client, {**CHECK, "seed": 42, "dice": "3d6"})
     again = post_check(client, {**CHECK, "seed": 42, "dice": "3d6"})
     _, payload = independently_verified(first["receipt"], client.get("/.well-known/jwks.json").text)
     assert payload["faces"] == first["faces"] == again["faces"]
+    assert payload["dice_source"] == "seed"
+    unseeded = post_check(client, {**CHECK, "dice": "3d6"})
+    _, payload = independently_verified(
+        unseeded["receipt"], client.get("/.well-known/jwks.json").text
+    )
     assert payload["dice_source"] == "server"
 
 
@@ -463,7 +470,7 @@ def test_a_batch_signs_each_check_that_asks_with_its_own_item_as_the_request(key
     results = response.json()["results"]
     jwks = client.get("/.well-known/jwks.json").text
     assert results[0]["receipt"] is None
-    for item, result, source in zip(items[1:], results[1:], ("table", "server"), strict=True):
+    for item, result, source in zip(items[1:], results[1:], ("table", "seed"), strict=True):
         _, payload = independently_verified(result["receipt"], jwks)
         assert payload["operation"] == "resolveCheckBatch"
         assert payload["request_sha256"] == sha256(item)

@@ -37,6 +37,14 @@ def test_a_seed_rolls_on_the_same_tape():
     expected = random.Random(99)
     assert seeded_faces == [expected.randint(1, 6) for _ in range(3)]
     assert dice.faces == [first, *seeded_faces, last] == [6, *seeded_faces, 2]
+    assert dice.seeded  # the caller's seed chose some of the faces
+
+
+def test_dice_without_a_seed_say_no_seed_chose_them():
+    dice = RecordingDice(Script(5))
+    dice.randint(1, 6)
+    assert with_seed(dice, None) is dice
+    assert not dice.seeded
 
 
 def test_without_recording_a_seed_gives_plain_seeded_dice_and_no_seed_the_dice_themselves():
