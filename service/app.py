@@ -189,10 +189,7 @@ def create_app(
     def provide_rng() -> RandomSource:
         return server_rng
 
-    receipts = RollReceipts(_roll_keys(settings))
-
-    def provide_receipts() -> RollReceipts:
-        return receipts
+    receipts = RollReceipts(_roll_keys(settings))  # in the state: see service.http.receipts
 
     for ruleset in RULESETS:
         register_problems(ruleset.problems)
@@ -228,7 +225,6 @@ def create_app(
         ],
         dependencies={
             "rng": Provide(provide_rng, sync_to_thread=False),
-            "receipts": Provide(provide_receipts, sync_to_thread=False),
             "ruleset_index": Provide(provide_index, sync_to_thread=False),
             "settings": Provide(provide_settings, sync_to_thread=False),
             "readiness": Provide(provide_readiness, sync_to_thread=False),
@@ -242,7 +238,7 @@ def create_app(
             publish_openapi,
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
-        state=State({"settings": settings, "rate_limiter": None}),
+        state=State({"settings": settings, "rate_limiter": None, "receipts": receipts}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(

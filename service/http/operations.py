@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Annotated, Any, Literal
 
-from litestar import Controller, HttpMethod, get, route
+from litestar import Controller, HttpMethod, Request, get, route
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 from service.http.errors import StoreFull, StoreUnavailable
 from service.http.problem_types import PROBLEM_TYPES, ProblemType
 from service.http.problems import is_out_of_memory, problem_responses
-from service.http.receipt_routes import Receipts
+from service.http.receipts import receipts_of
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, exposition
@@ -149,7 +149,7 @@ class OperationsController(Controller):
         self,
         readiness: Readiness,
         settings: NamedDependency[Settings],
-        receipts: Receipts,
+        request: Request[Any, Any, Any],
     ) -> Ready:
         """Redis's condition, by a tiny expiring write."""
         condition = await readiness()
@@ -158,7 +158,7 @@ class OperationsController(Controller):
             raise StoreFull(detail="Redis is full: it refuses writes.", headers=retry_after)
         if condition != "ready":
             raise StoreUnavailable(detail="Redis is unreachable.", headers=retry_after)
-        generated = receipts.keys.generated
+        generated = receipts_of(request).keys.generated
         return Ready(
             status="ready",
             roll_signing_keys="generated" if generated else "configured",

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.datastructures import CacheControlHeader
-from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
-from litestar.params import Body, SkipValidation
+from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.problems import problem_responses
-from service.http.receipts import RollReceipts, Verdict
+from service.http.receipts import Verdict, receipts_of
 from service.http.roll_keys import Jwks
 from service.kernel.receipts import MAX_RECEIPT_LENGTH
 from service.kernel.values import Value
@@ -24,11 +23,6 @@ __all__ = ["JWKS_MAX_AGE_SECONDS", "ReceiptController", "VerifyRequest"]
 # How long a client may keep the key set: a rotation publishes a new key this long before
 # it signs (docs/verifiable-rolls.md, "Keys and rotation").
 JWKS_MAX_AGE_SECONDS = 300
-
-# The app's RollReceipts, injected into a handler's ``receipts`` (not validated per request:
-# it is the app's own object).
-Receipts = NamedDependency[SkipValidation[RollReceipts]]
-
 
 # Any JSON object (said so, so generated clients type it as one, not as an empty object).
 JsonObject = Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})]
@@ -107,9 +101,9 @@ class ReceiptController(Controller):
         sync_to_thread=False,
         cache_control=CacheControlHeader(max_age=JWKS_MAX_AGE_SECONDS, public=True),
     )
-    def jwks(self, receipts: Receipts) -> Jwks:
+    def jwks(self, request: Request[Any, Any, Any]) -> Jwks:
         """The published keys."""
-        return receipts.keys.jwks()
+        return receipts_of(request).keys.jwks()
 
     @post(
         "/v1/receipts/verify",
@@ -123,7 +117,9 @@ class ReceiptController(Controller):
         responses=problem_responses(400, 413, 415),
     )
     def verify(
-        self, data: Annotated[VerifyRequest, Body(examples=VERIFY_EXAMPLES)], receipts: Receipts
+        self,
+        data: Annotated[VerifyRequest, Body(examples=VERIFY_EXAMPLES)],
+        request: Request[Any, Any, Any],
     ) -> Verdict:
         """Whether the receipt holds, and why not."""
-        return receipts.verify(data.receipt, data.answer, data.request)
+        return receipts_of(request).verify(data.receipt, data.answer, data.request)

@@ -7,9 +7,13 @@ signing key's RFC 7638 thumbprint, whose payload is the RFC 8785 JSON of
 one offline. A handler adopts it with a request field, an answer field
 (``service.kernel.receipts``) and two calls::
 
-    dice = receipts.dice(rng, data.receipt)        # rng itself unless a receipt is asked
+    dice = receipt_dice(rng, data.receipt)         # rng itself unless a receipt is asked
     answer = resolve_check(data, dice, new_id())
-    return await receipts.attach(answer, dice, request, ruleset=..., operation=..., table=...)
+    return await with_receipt(answer, dice, request, ruleset=..., operation=..., table=...)
+
+Neither touches anything but ``rng`` unless a receipt was asked: the app's
+:class:`RollReceipts` is read from its state then (``receipts_of``), not injected, since a
+second injected dependency makes Litestar resolve them in a task group on every request.
 """
 
 from __future__ import annotations
@@ -39,7 +43,16 @@ if TYPE_CHECKING:
 
     from service.http.roll_keys import RollKeys
 
-__all__ = ["ALGORITHM", "ReceiptPayload", "RollReceipts", "Verdict", "VerdictReason"]
+__all__ = [
+    "ALGORITHM",
+    "ReceiptPayload",
+    "RollReceipts",
+    "Verdict",
+    "VerdictReason",
+    "receipt_dice",
+    "receipts_of",
+    "with_receipt",
+]
 
 ALGORITHM = "EdDSA"
 Sha256 = Annotated[
@@ -138,11 +151,6 @@ class RollReceipts:
         self._jws = PyJWS()
         self._headers = {"kid": keys.signing.kid, "typ": "JOSE"}
 
-    @staticmethod
-    def dice(rng: RandomSource, asked: bool) -> RandomSource:
-        """The dice a handler rolls with: ``rng``, recorded when a receipt is asked."""
-        return RecordingDice(rng) if asked else rng
-
     def sign(self, payload: ReceiptPayload) -> str:
         """``payload`` as a compact JWS, signed with the first key."""
         text = canonical_json(payload, floats=False)  # its type holds none
@@ -193,7 +201,7 @@ class RollReceipts:
         operation: str,
         table: bool,
     ) -> A:
-        """``answer`` with its ``receipt`` when ``dice`` recorded (see :meth:`dice`), else
+        """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), else
         ``answer`` itself. ``request``: the request body (bytes) or the decoded JSON of the
         part of it this answer answers (a batch's item); ``table``: it supplied the faces."""
         if not isinstance(dice, RecordingDice):
@@ -202,22 +210,6 @@ class RollReceipts:
             answer, dice, request, ruleset=ruleset, operation=operation, table=table
         )
         return msgspec.structs.replace(answer, receipt=token)
-
-    async def attach(
-        self,
-        answer: A,
-        dice: RandomSource,
-        request: Request[Any, Any, Any],
-        *,
-        ruleset: str,
-        operation: str,
-        table: bool,
-    ) -> A:
-        """:meth:`signed`, with the body ``request`` was received with."""
-        if not isinstance(dice, RecordingDice):
-            return answer
-        body = await request.body()
-        return self.signed(answer, dice, body, ruleset=ruleset, operation=operation, table=table)
 
     def verify(self, token: str, answer: Any = None, request: Any = None) -> Verdict:
         """Check ``token`` against the published keys, and the digests of ``answer`` and
@@ -275,6 +267,37 @@ class RollReceipts:
             checked=tuple(checked),
             payload=payload,
         )
+
+
+def receipt_dice(rng: RandomSource, asked: bool) -> RandomSource:
+    """The dice a handler rolls with: ``rng``, recorded when a receipt is asked."""
+    return RecordingDice(rng) if asked else rng
+
+
+def receipts_of(request: Request[Any, Any, Any]) -> RollReceipts:
+    """The app's receipt signer (``create_app`` keeps it in the app's state)."""
+    receipts: RollReceipts = request.app.state.receipts
+    return receipts
+
+
+async def with_receipt(
+    answer: A,
+    dice: RandomSource,
+    request: Request[Any, Any, Any],
+    *,
+    ruleset: str,
+    operation: str,
+    table: bool,
+) -> A:
+    """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), the
+    request as the body it was received with; else ``answer`` itself, at no cost.
+    ``table``: the request supplied the faces."""
+    if not isinstance(dice, RecordingDice):
+        return answer
+    body = await request.body()
+    return receipts_of(request).signed(
+        answer, dice, body, ruleset=ruleset, operation=operation, table=table
+    )
 
 
 def _refused(

@@ -12,7 +12,7 @@ from msgspec import Meta
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
-from service.http.receipt_routes import Receipts
+from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
@@ -88,12 +88,11 @@ class CheckController(Controller):
         data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        receipts: Receipts,
     ) -> CheckResult:
         """Resolve one check; sign it when asked (``receipt``)."""
-        dice = receipts.dice(rng, data.receipt)
+        dice = receipt_dice(rng, data.receipt)
         answer = resolve_check(data, dice, new_id())
-        return await receipts.attach(
+        return await with_receipt(
             answer,
             dice,
             request,
@@ -120,7 +119,6 @@ class CheckController(Controller):
         data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        receipts: Receipts,
     ) -> BatchResult:
         """Resolve every check, or refuse the whole batch with every reason. A check that
         asks for a receipt is signed with its own item of the body as its request."""
@@ -128,7 +126,7 @@ class CheckController(Controller):
         concerns: list[Concern] = []
         rolled = []
         for index, check in enumerate(data.checks):
-            dice = receipts.dice(rng, check.receipt)
+            dice = receipt_dice(rng, check.receipt)
             try:
                 results.append(resolve_check(check, dice, new_id()))
             except RulesError as error:
@@ -138,6 +136,7 @@ class CheckController(Controller):
             raise RulesError.from_concerns(concerns)
         if any(check.receipt for check in data.checks):
             sent = msgspec.json.decode(await request.body())["checks"]
+            receipts = receipts_of(request)
             results = [
                 receipts.signed(
                     result,
