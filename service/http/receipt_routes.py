@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
-from litestar.datastructures import CacheControlHeader
+from litestar.datastructures import ResponseHeader
 from litestar.openapi.spec import Example
 from litestar.params import Body
 from msgspec import Meta
@@ -99,7 +99,9 @@ class ReceiptController(Controller):
         "after a rotation. Public, no API key. Cacheable for "
         f"{JWKS_MAX_AGE_SECONDS} s.",
         sync_to_thread=False,
-        cache_control=CacheControlHeader(max_age=JWKS_MAX_AGE_SECONDS, public=True),
+        response_headers=[
+            ResponseHeader(name="Cache-Control", value=f"public, max-age={JWKS_MAX_AGE_SECONDS}")
+        ],
     )
     def jwks(self, request: Request[Any, Any, Any]) -> Jwks:
         """The published keys."""

@@ -56,7 +56,12 @@ __all__ = [
 
 ALGORITHM = "EdDSA"
 Sha256 = Annotated[
-    str, Meta(pattern="^[0-9a-f]{64}$", description="A SHA-256 digest, lower-case hex.")
+    str,
+    Meta(
+        pattern="^[0-9a-f]{64}$",
+        description="A SHA-256 digest, lower-case hex.",
+        examples=["2fd3bcb2dce7a37bc9f38ebaade0484772a6e6e3d39fd3d484649c8fd0c7f653"],
+    ),
 ]
 A = TypeVar("A", bound=msgspec.Struct)
 
@@ -70,7 +75,10 @@ class ReceiptPayload(Value, frozen=True, kw_only=True):
     time: Annotated[Timestamp, Meta(description="When the answer was signed (UTC).")]
     request_sha256: Annotated[
         Sha256,
-        Meta(description="SHA-256 of the RFC 8785 form of the request body, as sent."),
+        Meta(
+            description="A SHA-256 digest (lower-case hex) of the RFC 8785 form of the "
+            "request body, as sent."
+        ),
     ]
     faces: Annotated[
         tuple[int, ...],
@@ -81,7 +89,10 @@ class ReceiptPayload(Value, frozen=True, kw_only=True):
     ]
     answer_sha256: Annotated[
         Sha256,
-        Meta(description="SHA-256 of the RFC 8785 form of the answer without `receipt`."),
+        Meta(
+            description="A SHA-256 digest (lower-case hex) of the RFC 8785 form of the "
+            "answer without its `receipt`."
+        ),
     ]
     dice_source: Annotated[
         DiceSource,
