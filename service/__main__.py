@@ -92,7 +92,7 @@ def main() -> int:
             jwk = new_private_jwk()
             os.environ["ROLL_SIGNING_KEYS"] = json.dumps([jwk])
             os.environ["ROLL_SIGNING_KEYS_GENERATED"] = "true"
-            log.warning(
+            log.info(
                 "roll signing key generated",
                 kid=jwk["kid"],
                 note="ROLL_SIGNING_KEYS is not set: receipts verify only until the service "

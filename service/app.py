@@ -117,7 +117,7 @@ def _roll_keys(settings: Settings) -> RollKeys:
     the log unless ``python -m service`` made it for its workers and said so itself)."""
     if settings.roll_signing_keys is None:
         keys = RollKeys.generate()
-        get_logger("service").warning(
+        get_logger("service").info(
             "roll signing key generated",
             kid=keys.signing.kid,
             note="ROLL_SIGNING_KEYS is not set: receipts verify only until this process "
