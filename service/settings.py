@@ -57,6 +57,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
     sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0
     stream_ticket_seconds: Annotated[int, Meta(ge=5, le=3600)] = 60
+    # Ed25519 private JWKs that sign roll receipts, the first signing (a JSON array; see
+    # service.http.roll_keys). Unset: a key is generated at start-up, and said so.
+    roll_signing_keys: str | None = None
+    # Set by `python -m service` when it generated the key its workers share.
+    roll_signing_keys_generated: bool = False
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 
@@ -71,6 +76,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                     f"RATE_LIMIT must read like '600/minute' or '10 per second', "
                     f"not {self.rate_limit!r}"
                 ) from None
+        if self.roll_signing_keys is not None:
+            from service.http.roll_keys import RollKeys, SigningKeyError
+
+            try:
+                RollKeys.parse(self.roll_signing_keys)
+            except SigningKeyError as error:
+                raise ValueError(f"ROLL_SIGNING_KEYS: {error}") from None
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+import msgspec
+from litestar import Controller, Request, post
 from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
@@ -125,14 +127,25 @@ class CheckController(Controller):
         dto=StrictJson[CheckRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve(
-        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
+    async def resolve(
+        self,
+        data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> CheckResult:
-        """Resolve one check."""
-        return resolve_with_odds(data, rng, new_id())
+        """Resolve one check; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = resolve_with_odds(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="bullseye",
+            operation="resolveCheck",
+            table=data.roll is not None,
+        )
 
     @post(
         "/odds",
@@ -158,24 +171,47 @@ class CheckController(Controller):
         description="Each check is resolved as by `resolveCheck`, in order (each may ask "
         "`with_odds`). If any is refused, "
         "none is returned: the 422 lists every refused check's reasons, each pointer under "
-        "`/checks/{index}`.",
+        "`/checks/{index}`. A check with `receipt: true` is signed on its own: its receipt's "
+        "`request_sha256` is the digest of its item of `checks`, as sent.",
         dto=StrictJson[BatchRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve_batch(
-        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: ServerDice
+    async def resolve_batch(
+        self,
+        data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> BatchResult:
-        """Resolve every check, or refuse the whole batch with every reason."""
+        """Resolve every check, or refuse the whole batch with every reason. A check that
+        asks for a receipt is signed with its own item of the body as its request."""
         results: list[CheckResult] = []
         concerns: list[Concern] = []
-        for index, request in enumerate(data.checks):
+        rolled = []
+        for index, check in enumerate(data.checks):
+            dice = receipt_dice(rng, check.receipt)
             try:
-                results.append(resolve_with_odds(request, rng, new_id()))
+                results.append(resolve_with_odds(check, dice, new_id()))
             except RulesError as error:
                 concerns.extend(error.under(f"/checks/{index}").concerns)
+            rolled.append(dice)
         if concerns:
             raise RulesError.from_concerns(concerns)
+        if any(check.receipt for check in data.checks):
+            sent = msgspec.json.decode(await request.body())["checks"]
+            receipts = receipts_of(request)
+            results = [
+                receipts.signed(
+                    result,
+                    dice,
+                    item,
+                    ruleset="bullseye",
+                    operation="resolveCheckBatch",
+                    table=check.roll is not None,
+                )
+                for result, dice, item, check in zip(
+                    results, rolled, sent, data.checks, strict=True
+                )
+            ]
         return BatchResult(results=tuple(results))

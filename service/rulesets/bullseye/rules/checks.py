@@ -9,8 +9,9 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
 from service.rulesets.bullseye.rules.codes import RuleCode
@@ -139,6 +140,7 @@ class CheckRequest(CheckShape, frozen=True, kw_only=True, forbid_unknown_fields=
 
     roll: SuppliedRoll | None = None
     seed: Seed | None = None
+    receipt: ReceiptWanted = False
     with_odds: Annotated[
         bool,
         Meta(
@@ -199,6 +201,7 @@ class CheckResult(Value, frozen=True, kw_only=True):
     warnings: tuple[Concern, ...]
     restoration: RestorationResult | None = None
     odds: CheckOdds | None = None
+    receipt: Receipt = None
 
 
 # The three tables every check labels its numbers with, looked up once.
@@ -469,10 +472,7 @@ def _die(
     """The faces shown and the die result they give (§2.1.2, §2.5, §7.1, §7.2)."""
     if quick10:
         return (), QUICK10_RESULT
-    if supplied is not None:
-        faces = supplied.faces
-    else:
-        faces = roll(dice, rng if seed is None else seeded(seed))
+    faces = supplied.faces if supplied is not None else roll(dice, with_seed(rng, seed))
     return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
 
 

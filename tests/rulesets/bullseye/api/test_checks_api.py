@@ -257,7 +257,7 @@ def test_section_3_2_6_a_healers_check_restores_the_patient(client: TestClient) 
         },
     }
     # new fields last, in the order they came; the others keep their order
-    assert list(body)[-2:] == ["restoration", "odds"]
+    assert list(body)[-3:] == ["restoration", "odds", "receipt"]
 
 
 def test_section_3_2_6_a_check_without_restoration_answers_null(client: TestClient) -> None:
