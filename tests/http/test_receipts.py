@@ -92,13 +92,6 @@ def payload_bytes(receipt: str) -> bytes:
     return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
 
 
-@pytest.fixture
-def keyed(redis_url: str) -> Iterator[tuple[TestClient, dict[str, str]]]:
-    key = new_key()
-    with app_with(redis_url, key) as client:
-        yield client, key
-
-
 def test_a_signed_check_verifies_with_the_published_keys_in_another_implementation(keyed):
     client, key = keyed
     # Sent with spaces, another key order and 12.0 for 12: the digest is of the RFC 8785 form.

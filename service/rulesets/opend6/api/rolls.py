@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.opend6.api.examples import (
     INITIATIVE_EXAMPLES,
@@ -79,6 +80,10 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
 * **Odds in the same call**: `with_odds: true` adds `odds`, exactly what `openD6RollOdds`
   answers for the same body less `faces` and `seed` (null when not asked, and then no
   odds work is done).
+* **Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
+  the answer with its `odds`, and the faces the server rolled in rolling order: the
+  regular dice, the Wild Die and its explosions, then the Character Point dice — whereas
+  `faces` groups them by role); see `docs/verifiable-rolls.md`.
 """
 
 
@@ -96,14 +101,25 @@ class RollController(Controller):
         dto=StrictJson[RollRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def roll(
-        self, data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
+    async def roll(
+        self,
+        data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> RollAnswer:
-        """Roll once."""
-        return roll(data, rng, new_id())
+        """Roll once; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = roll(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="opend6",
+            operation="openD6Roll",
+            table=data.faces is not None,
+        )
 
 
 class OpposedController(Controller):
@@ -124,18 +140,31 @@ class OpposedController(Controller):
         "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
         "`/initiator` or `/resister`. `with_odds: true` adds `odds`, exactly what "
         "`openD6OpposedOdds` answers for both sides less their `faces` and `seed` (null "
-        "when not asked).",
+        "when not asked). `receipt: true` signs the answer: one receipt for both sides, its "
+        "faces the initiator's then the resister's in rolling order, its `dice_source` "
+        "`table` when either side supplied `faces` (see docs/verifiable-rolls.md).",
         dto=StrictJson[OpposedRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def opposed(
-        self, data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)], rng: ServerDice
+    async def opposed(
+        self,
+        data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> OpposedAnswer:
-        """Roll both sides."""
-        return roll_opposed(data, rng, new_id())
+        """Roll both sides; sign them when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = roll_opposed(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="opend6",
+            operation="openD6Opposed",
+            table=data.initiator.faces is not None or data.resister.faces is not None,
+        )
 
 
 class InitiativeController(Controller):
@@ -156,20 +185,31 @@ class InitiativeController(Controller):
         '"Ties/No Rolls": `goes_first`, Acumen, search (absent: Acumen), Agility, dodge '
         "(absent: Agility), `edge` — codes compared as 3 × dice + pips — each highest first, "
         "then listing order (D16). `decided_by` names the key that put each place ahead of "
-        "the next.",
+        "the next. `receipt: true` signs the answer: its faces are every participant's, in "
+        "listing order (the order rolled), its `dice_source` `table` when any participant "
+        "supplied `faces` (see docs/verifiable-rolls.md).",
         dto=StrictJson[InitiativeRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def initiative(
+    async def initiative(
         self,
         data: Annotated[InitiativeRequest, Body(examples=INITIATIVE_EXAMPLES)],
         rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> InitiativeResult:
-        """Roll and order."""
-        return roll_initiative(data, rng, new_id())
+        """Roll and order; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = roll_initiative(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="opend6",
+            operation="openD6Initiative",
+            table=any(entrant.faces is not None for entrant in data.participants),
+        )
 
 
 _ODDS_DESCRIPTION = """\

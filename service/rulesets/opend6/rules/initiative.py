@@ -8,8 +8,9 @@ from typing import Annotated, Literal, get_args
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText, DieCode, code_of
 from service.rulesets.opend6.rules.rolled_code import repointed
@@ -75,6 +76,7 @@ class InitiativeRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=
     optional_initiative_bonus: bool = False
     critical_failure: CriticalFailure = CriticalFailure.CANCEL_HIGHEST
     seed: Seed | None = None
+    receipt: ReceiptWanted = False
 
 
 class InitiativePlace(Value, frozen=True, kw_only=True):
@@ -91,6 +93,7 @@ class InitiativePlace(Value, frozen=True, kw_only=True):
 
 class InitiativeResult(Value, frozen=True, kw_only=True):
     order: tuple[InitiativePlace, ...]
+    receipt: Receipt = None
 
 
 def initiative_bonus_pips(entrant: InitiativeEntrant) -> int:
@@ -119,7 +122,7 @@ def roll_initiative(
     Raises:
         RulesError: a roll refused (pointer under /participants/{index}).
     """
-    source = rng if request.seed is None else seeded(request.seed)
+    source = with_seed(rng, request.seed)
     ids = [entrant.id for entrant in request.participants]
     if len(set(ids)) < len(ids):
         raise RulesError("opend6/duplicate-participant", "Participant ids must be unique.")

@@ -7,6 +7,7 @@ from typing import Literal
 
 from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
+from service.kernel.receipts import ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.rolls import RollResult, damage_bonus, resolve_roll
 from service.rulesets.opend6.rules.spec import (
@@ -44,6 +45,7 @@ class OpposedRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     resister: RollSpec
     modifiers: OpposedModifiers = OpposedModifiers()
     with_odds: WithOdds = False
+    receipt: ReceiptWanted = False
 
 
 class OpposedSide(Value, frozen=True, kw_only=True):

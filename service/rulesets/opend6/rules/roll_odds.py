@@ -11,6 +11,7 @@ import msgspec
 from service.kernel.chance import chance
 from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
+from service.kernel.receipts import Receipt
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.odds import (
@@ -178,6 +179,7 @@ class RollAnswer(RollResult, frozen=True, kw_only=True):
     """A roll, and its odds when the request asked for them (`with_odds`; else null)."""
 
     odds: OddsAnswer | None
+    receipt: Receipt = None
 
 
 class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
@@ -185,6 +187,7 @@ class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
     null)."""
 
     odds: OpposedOddsAnswer | None
+    receipt: Receipt = None
 
 
 def roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollAnswer:

@@ -9,7 +9,7 @@ from typing import Literal
 
 import msgspec
 
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value, as_view
 from service.rulesets.opend6.rules.dice import rolled_faces, wild_die_only_faces
@@ -275,7 +275,7 @@ def resolve_roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollR
         and (request.difficulty.level is Level.AUTOMATIC)
     ):
         return _automatic(request, code, difficulty, roll_id)
-    source = rng if request.seed is None else seeded(request.seed)
+    source = with_seed(rng, request.seed)
     wild_only = isinstance(request.difficulty, WildDieOnlyDifficulty)
     cp_before, cp_after = request.character_points.before, request.character_points.after
     try:  # the table's faces are checked even when something else is refused: all at once

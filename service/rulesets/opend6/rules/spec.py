@@ -12,6 +12,7 @@ from typing import Annotated
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
+from service.kernel.receipts import ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText
 
@@ -363,6 +364,7 @@ class RollRequest(RollSpec, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
     difficulty: Difficulty | None = None
     with_odds: WithOdds = False
+    receipt: ReceiptWanted = False
 
 
 class OddsRequest(RollShape, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.quick_shot.rules.gambles import (
@@ -64,6 +65,10 @@ are the table's dice, base dice first, then the WP dice, exactly as many as the 
 dice, never conditioned on them — a declined gamble's too, the odds a player weighs at
 "Step 3: Going for It". The gamble's refusals come first, all at once, as without the
 flag. Without it `odds` is null and nothing is computed.
+
+**Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
+the answer with its `odds`, and the faces in rolling order: the 8 base dice, then the WP
+dice, as `faces` lists them; none for a declined gamble); see `docs/verifiable-rolls.md`.
 """
 
 _ODDS_DESCRIPTION = """\
@@ -103,16 +108,25 @@ class GambleController(Controller):
         dto=StrictJson[QuickShotGambleRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def gamble(
+    async def gamble(
         self,
         data: Annotated[QuickShotGambleRequest, Body(examples=GAMBLE_EXAMPLES)],
         rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> QuickShotGambleResult:
-        """Roll once."""
-        return gamble_with_odds(data, rng, new_id())
+        """Roll once; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = gamble_with_odds(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="quick-shot",
+            operation="quickShotGamble",
+            table=data.faces is not None,
+        )
 
     @post(
         "/odds",

@@ -17,8 +17,9 @@ from typing import Annotated
 from msgspec import Meta
 
 from service.kernel.bounds import Label, Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.quick_shot.rules.bets import (
     QuickShotWillpower,
@@ -234,6 +235,7 @@ class QuickShotGambleRequest(QuickShotGambleShape, frozen=True, kw_only=True):
             "consults before declining)."
         ),
     ] = False
+    receipt: ReceiptWanted = False
 
 
 class QuickShotDie(Value, frozen=True, kw_only=True):
@@ -304,6 +306,7 @@ class QuickShotGambleResult(Value, frozen=True, kw_only=True):
             "`quickShotGambleOdds` answers them; else null."
         ),
     ]
+    receipt: Receipt = None
 
 
 def effective_levels(shape: QuickShotGambleShape) -> tuple[int, ...]:
@@ -412,7 +415,7 @@ def _consequence(
 def _roll(request: QuickShotGambleRequest, rng: RandomSource, count: int) -> tuple[int, ...]:
     if request.faces is not None:
         return request.faces
-    source = rng if request.seed is None else seeded(request.seed)
+    source = with_seed(rng, request.seed)
     return tuple(source.randint(1, SIDES) for _ in range(count))
 
 

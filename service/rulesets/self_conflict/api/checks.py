@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.self_conflict.rules.checks import (
@@ -64,9 +65,14 @@ faces are only counted for a check the rules accept. Sending the answer's `faces
 replays the check.
 
 **Odds in the same call**: `with_odds: true` adds `odds`, exactly what
-`selfConflictCheckOdds` answers for this body without `faces`, `seed` and `with_odds`: the
+`selfConflictCheckOdds` answers for this body without `faces`, `seed`, `with_odds` and
+`receipt`: the
 odds before the dice, never conditioned on them. The check's refusals come first, all at
 once, as without the flag. Without it `odds` is null and nothing is computed.
+
+**Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
+the answer with its `odds`, and the faces in rolling order: Self, Conflict, then the
+re-rolls, as `faces` lists them); see `docs/verifiable-rolls.md`.
 
 **Status** never enters a check (D8): the seed gives it no formula, so the GM expresses an
 object's status through Conflict modifiers. There is no opposed check (D16): the seed
@@ -112,14 +118,25 @@ class TalentCheckController(Controller):
         dto=StrictJson[TalentCheckRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def check(
-        self, data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
+    async def check(
+        self,
+        data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> TalentCheckResult:
-        """Roll once."""
-        return check_with_odds(data, rng, new_id())
+        """Roll once; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = check_with_odds(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="self-conflict",
+            operation="selfConflictCheck",
+            table=data.faces is not None,
+        )
 
     @post(
         "/odds",

@@ -16,8 +16,9 @@ from typing import Annotated
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.self_conflict.rules.check_warnings import (
     SelfConflictCheckWarning,
@@ -177,6 +178,7 @@ class TalentCheckRequest(TalentCheckShape, frozen=True, kw_only=True, forbid_unk
             "for this body (without `faces`, `seed` and `with_odds`)."
         ),
     ] = False
+    receipt: ReceiptWanted = False
 
 
 class SelfConflictDieRole(StrEnum):
@@ -305,6 +307,7 @@ class TalentCheckResult(Value, frozen=True, kw_only=True):
             "`selfConflictCheckOdds` answers them; else null."
         ),
     ]
+    receipt: Receipt = None
 
 
 def compare(modified: int, level: int) -> SelfConflictComparison:
@@ -448,7 +451,7 @@ def resolve_check(
     supplied = request.faces
     draw: Iterator[int] | None = None
     if supplied is None:
-        source = rng if request.seed is None else seeded(request.seed)
+        source = with_seed(rng, request.seed)
         draw = (source.randint(1, 6) for _ in range(4))  # drawn in rolling order
         self_face, conflict_face = next(draw), next(draw)
     elif len(supplied) < 2:

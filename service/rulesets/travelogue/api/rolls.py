@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
 from service.rulesets.travelogue.rules.odds import (
@@ -47,6 +48,11 @@ A pool may hold as many dice as a game's track allows (Ammo ≤ 1000).
 `travelogueRollOdds` answers for the same pools and stats: the odds before the dice, never
 conditioned on them (so at most 30 dice a pool: else 422 `too-many-dice`, after the
 dice's own refusals). Without it `odds` is null and nothing is computed.
+
+**Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
+the answer with its `odds`, and the faces in rolling order: the Shooter's dice, then the
+Angel's, as `shooter_dice` and `angel_dice` list them); see `docs/verifiable-rolls.md`.
+The answer has no `id`, so the receipt's `id` is empty: its `time` and digests tell it apart.
 """
 
 _ODDS_DESCRIPTION = """\
@@ -89,14 +95,25 @@ class PoolsController(Controller):
         dto=StrictJson[PoolsRollRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def roll(
-        self, data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
+    async def roll(
+        self,
+        data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> PoolsRollResult:
-        """Steps 3–7 once."""
-        return roll_with_odds(data, rng)
+        """Steps 3–7 once; signed when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = roll_with_odds(data, dice)
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="travelogue",
+            operation="travelogueRoll",
+            table=data.faces is not None,
+        )
 
     @post(
         "/odds",

@@ -30,6 +30,7 @@ from msgspec import Meta
 from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
 from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.pools import (
     FinalOutcome,
@@ -250,6 +251,7 @@ class PoolsRollResult(Pools, frozen=True, kw_only=True):
             "`travelogueRollOdds` answers them; else null."
         ),
     ]
+    receipt: Receipt = None
 
 
 def roll_with_odds(request: PoolsRollRequest, rng: RandomSource) -> PoolsRollResult:

@@ -12,8 +12,9 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import ReceiptWanted
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.faces import PoolFaces, check_pools
 from service.rulesets.travelogue.rules.pools import Pools, resolve_pools
@@ -68,6 +69,7 @@ class PoolsRollRequest(PoolsRequest, frozen=True, kw_only=True, forbid_unknown_f
             "these pools and stats (at most 30 dice a pool, else 422 `too-many-dice`)."
         ),
     ] = False
+    receipt: ReceiptWanted = False
 
 
 def draw_pools(rng: RandomSource, shooter_dice: int, angel_dice: int) -> PoolFaces:
@@ -95,6 +97,6 @@ def roll_pools(request: PoolsRollRequest, rng: RandomSource) -> Pools:
     if request.faces is not None:
         faces = check_pools(request.faces, shooter.ammo, angel.ammo, "/faces")
     else:
-        source = rng if request.seed is None else seeded(request.seed)
+        source = with_seed(rng, request.seed)
         faces = draw_pools(source, shooter.ammo, angel.ammo)
     return resolve_pools(shooter, angel, request.stats, faces.shooter, faces.angel)

@@ -80,6 +80,7 @@ def test_a_check_with_the_tables_faces_explains_every_die(client: TestClient) ->
         "karma": {"balance_before": 2, "modifier": -1, "spent": 1, "gained": 0, "balance_after": 1},
         "warnings": [],
         "odds": None,
+        "receipt": None,
     }
 
 

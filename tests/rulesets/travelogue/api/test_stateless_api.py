@@ -120,6 +120,7 @@ def test_caught_or_escape_over_http(client: TestClient) -> None:
         "exposure": True,
         "at_risk": True,
         "odds": None,
+        "receipt": None,
     }
 
 
