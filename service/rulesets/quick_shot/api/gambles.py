@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, post
+from litestar import Controller, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.registry import ServerDice
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
@@ -19,6 +20,7 @@ from service.rulesets.quick_shot.rules.gambles import (
     resolve_gamble,
 )
 from service.rulesets.quick_shot.rules.odds import QuickShotOddsAnswer, gamble_odds
+from service.rulesets.quick_shot.rules.odds_cost import gamble_odds_cost
 
 __all__ = ["GambleController"]
 
@@ -113,11 +115,13 @@ class GambleController(Controller):
         dto=StrictJson[QuickShotOddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(
-        self, data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)]
-    ) -> QuickShotOddsAnswer:
+    async def odds(
+        self,
+        data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[QuickShotOddsAnswer]:
         """Success, failure and criticals, exact, beside the seed's row."""
-        return gamble_odds(data)
+        return await odds_gate.answer(data, gamble_odds, cost=gamble_odds_cost)

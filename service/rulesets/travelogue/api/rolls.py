@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, post
+from litestar import Controller, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
 from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
+from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.pools import Pools
 from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest, roll_pools
 
@@ -94,9 +96,13 @@ class PoolsController(Controller):
         dto=StrictJson[PoolsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(self, data: Annotated[PoolsRequest, Body(examples=ODDS_EXAMPLES)]) -> PoolsOdds:
+    async def odds(
+        self,
+        data: Annotated[PoolsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[PoolsOdds]:
         """The odds of every outcome, of risk and of going for broke."""
-        return pools_odds(data)
+        return await odds_gate.answer(data, pools_odds, cost=pools_odds_cost)
