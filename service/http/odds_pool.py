@@ -15,6 +15,11 @@ What crosses to a pool process: the rules' function (pickled by its qualified na
 must be a module-level function), the request (a msgspec Struct: Structs pickle) and,
 back, the answer as JSON bytes, or the rules' refusal as its parts (a ``RulesError``
 does not pickle: its constructor takes more than its message).
+
+Like any process started by ``spawn``, a pool process first imports the main module of
+the program that runs the app (as ``__mp_main__``): ``python -m service`` and the ASGI
+servers guard theirs, but a script that builds and calls the app at import time, without
+``if __name__ == "__main__":``, would run again in every pool process.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cache
-from multiprocessing import get_context
+from multiprocessing import get_context, parent_process
+from multiprocessing.connection import wait
 from typing import Any
 
 import msgspec
@@ -84,12 +91,20 @@ def _below_the_event_loops() -> None:
 
 
 def _pool_process_started() -> None:
-    """A new pool process: the server's Ctrl-C is its parent's to handle (the process
-    leaves when the pool is shut down or its parent is gone), and it serves no metrics
-    (the rules it imports must not write samples into the server's multiprocess
-    directory)."""
+    """A new pool process: the server's Ctrl-C is its parent's to handle, it leaves when
+    the pool is shut down or its worker is gone (even killed, which the pool itself would
+    not notice), and it serves no metrics (the rules it imports must not write samples
+    into the server's multiprocess directory)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    parent = parent_process()
+    if parent is not None:
+        threading.Thread(target=_leave_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _leave_with(parent_sentinel: int) -> None:
+    wait([parent_sentinel])  # ready once the parent process has ended
+    os._exit(0)
 
 
 class OddsPool:

@@ -83,6 +83,13 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
+def healthy(app: ServedApp) -> bool:
+    try:
+        return httpx.get(app.url + "/healthz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def wait_until(condition: Any, what: str, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -191,3 +198,19 @@ def test_a_pool_process_that_dies_is_replaced(served: ServedApp) -> None:
         assert answer.status_code == 200, answer.text
         assert answer.headers["server-timing"].startswith('odds;desc="pool"')
     assert len(pool_processes(served)) == 1
+
+
+def test_a_pool_process_leaves_with_its_worker(served: ServedApp) -> None:
+    """A worker killed outright (out of memory, say) takes its pool process along; the
+    server starts a new worker, whose first heavy request starts a new pool."""
+    first = httpx.post(served.url + OPPOSED, json=heavy(100), timeout=120)
+    assert first.status_code == 200, first.text
+    (pool,) = pool_processes(served)
+    worker = int(Path(f"/proc/{pool}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    os.kill(worker, signal.SIGKILL)
+    wait_until(lambda: not Path(f"/proc/{pool}").exists(), "the pool process gone")
+    wait_until(lambda: healthy(served), "a new worker")
+    again = httpx.post(served.url + OPPOSED, json=heavy(101), timeout=120)
+    assert again.status_code == 200, again.text
+    assert again.headers["server-timing"].startswith('odds;desc="pool"')
+    assert pool not in pool_processes(served)
