@@ -1,15 +1,18 @@
 """``make flood``: four clients flood the costliest odds each ruleset allows while a fifth
 measures ``/healthz`` and a plain Bullseye check (issue #24, "Odds never stall a worker").
 
-The service runs as deployed (``python -m service``, its own embedded Redis, WEB_CONCURRENCY
-workers, default 2). Each flooding client has one request in flight at a time, back to
-back, for FLOOD_SECONDS (10): OpenD6's opposed odds at the largest pools (120 dice and 20
-Character Point dice a side, within the default cost limit), Quick Shot's six actions on
+The service runs as deployed (``python -m service``, its own embedded Redis), with one
+worker unless WEB_CONCURRENCY says otherwise: every client then shares its event loop,
+which is what the odds must not stall (with more, a client's kept-alive connection stays
+on one worker, and which worker each flood lands on varies from run to run). Each
+flooding client has one request in flight at a time, back to back, for FLOOD_SECONDS
+(10): OpenD6's opposed odds at the largest pools (up to 120 dice and 20 Character Point
+dice a side, as far apart as the default cost limit allows), Quick Shot's six actions on
 ten dice at TN 4, the travelogue's 30 dice against 30 at every stat high, and a
-Self/Conflict check's odds. Every request differs from the last ones (dice, actions, stats)
-so that neither the service's cache nor the rules' memos answer them all. The fifth client
-sends ``GET /healthz`` and ``POST /v1/checks`` one after the other meanwhile, and the
-script prints their p50/p99, and each flood's answers.
+Self/Conflict check's odds. Every request differs from the last ones (dice, actions,
+stats) so that neither the service's cache nor the rules' memos answer them all. The
+fifth client sends ``GET /healthz`` and ``POST /v1/checks`` one after the other
+meanwhile, and the script prints their p50/p99, and each flood's answers.
 
 Timings are reported, never asserted. To measure a checkout without the odds gate, copy
 this file into it and run it there: it needs only ``tests.support.served`` and
@@ -35,7 +38,7 @@ from tests.bench.bodies import CHECK
 from tests.support.served import ServedApp
 
 SECONDS = float(os.environ.get("FLOOD_SECONDS", "10"))
-WORKERS = os.environ.get("WEB_CONCURRENCY", "2")
+WORKERS = os.environ.get("WEB_CONCURRENCY", "1")
 LEAD_SECONDS = 1.0  # the floods run this long before the measuring starts
 
 
@@ -56,13 +59,19 @@ def opend6_side(dice: int, cp_dice: int = 0, pips: int = 0) -> dict[str, Any]:
     }
 
 
+APART = 1200  # the resister's fixed part above the initiator's: near the default limit
+
+
 def opend6_opposed(n: int) -> dict[str, Any]:
-    """Opposed odds at (nearly) the largest pools: 110…120 dice and 15…20 CP dice a side,
-    726 combinations, more than the rules' memo holds."""
-    return {
-        "initiator": opend6_side(120 - n % 11, 20 - n % 6),
-        "resister": opend6_side(120 - n // 11 % 11, 20 - n // 66 % 6),
-    }
+    """Opposed odds at (nearly) the largest pools the default cost limit allows: 101…120
+    dice and 10…20 CP dice a side, the resister 1200 points ahead (at 120 dice and 20 CP
+    a side, 1237 is the limit). The 220 combinations come in turn, more than the rules'
+    memo of rolls holds (128), so each side is computed afresh."""
+
+    def side(k: int, pips: int = 0) -> dict[str, Any]:
+        return opend6_side(120 - k % 20, 20 - k // 20 % 11, pips)
+
+    return {"initiator": side(2 * n % 220), "resister": side((2 * n + 1) % 220, APART)}
 
 
 DIFFICULTIES = ("minor", "common", "hard", "difficult", "overwhelming")
