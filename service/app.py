@@ -17,6 +17,7 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 from litestar.static_files import create_static_files_router
+from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
 from service.http.cors import CorsPolicy
@@ -34,7 +35,10 @@ from service.http.operations import (
 from service.http.problem_types import register_problems
 from service.http.problems import handle_exception
 from service.http.ratelimit import RateLimiter
+from service.http.receipt_routes import ReceiptController
+from service.http.receipts import RollReceipts
 from service.http.registry import RulesetList
+from service.http.roll_keys import RollKeys
 from service.kernel.dice import RandomSource
 from service.logging import configure_logging
 from service.rulesets import RULESETS
@@ -116,6 +120,23 @@ def _end_event_streams_on_stop(app: Litestar) -> None:
         signal.signal(signum, on_stop)
 
 
+def _roll_keys(settings: Settings) -> RollKeys:
+    """The keys receipts are signed with: ``ROLL_SIGNING_KEYS``, or one made now (said in
+    the log unless ``python -m service`` made it for its workers and said so itself)."""
+    if settings.roll_signing_keys is None:
+        keys = RollKeys.generate()
+        get_logger("service").info(
+            "roll signing key generated",
+            kid=keys.signing.kid,
+            note="ROLL_SIGNING_KEYS is not set: receipts verify only until this process "
+            "stops; set it to share keys between replicas and restarts",
+        )
+        return keys
+    return RollKeys.parse(
+        settings.roll_signing_keys, generated=settings.roll_signing_keys_generated
+    )
+
+
 def _hidden(*_: Any) -> None:
     """Guard for Litestar's own schema routes: the service publishes its own document."""
     raise NotFoundException
@@ -185,6 +206,8 @@ def create_app(
     def provide_rng() -> RandomSource:
         return server_rng
 
+    receipts = RollReceipts(_roll_keys(settings))  # in the state: see service.http.receipts
+
     for ruleset in RULESETS:
         register_problems(ruleset.problems)
     index = ruleset_index(RULESETS)
@@ -215,6 +238,7 @@ def create_app(
         route_handlers=[
             *(ruleset.router for ruleset in RULESETS),
             RulesetIndexController,
+            ReceiptController,
             OperationsController,
             create_static_files_router(
                 path="/docs/assets", directories=[swagger_ui_path], include_in_schema=False
@@ -236,7 +260,7 @@ def create_app(
             publish_openapi,
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
-        state=State({"settings": settings, "rate_limiter": None}),
+        state=State({"settings": settings, "rate_limiter": None, "receipts": receipts}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(
@@ -251,6 +275,11 @@ def create_app(
             description=_description(),
             tags=[
                 *(tag for ruleset in RULESETS for tag in ruleset.tags),
+                Tag(
+                    name="receipts",
+                    description="Signed roll receipts of every ruleset: the public keys and "
+                    "a verifier (docs/verifiable-rolls.md).",
+                ),
                 Tag(
                     name="operations",
                     description="Health, readiness, problem types, the hosted rulesets.",

@@ -69,6 +69,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     odds_queue: Annotated[int, Meta(ge=0, le=10_000)] = 4
     odds_cache_entries: Annotated[int, Meta(ge=0, le=1_000_000)] = 4096
     odds_cache_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 16 * 1024 * 1024
+    # Ed25519 private JWKs that sign roll receipts, the first signing (a JSON array; see
+    # service.http.roll_keys). Unset: a key is generated at start-up, and said so.
+    roll_signing_keys: str | None = None
+    # Set by `python -m service` when it generated the key its workers share.
+    roll_signing_keys_generated: bool = False
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 
@@ -85,6 +90,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 ) from None
         if self.odds_max_ms < self.odds_inline_ms:
             raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
+        if self.roll_signing_keys is not None:
+            from service.http.roll_keys import RollKeys, SigningKeyError
+
+            try:
+                RollKeys.parse(self.roll_signing_keys)
+            except SigningKeyError as error:
+                raise ValueError(f"ROLL_SIGNING_KEYS: {error}") from None
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")

@@ -95,7 +95,7 @@ class OddsGate:
         self._flights: dict[bytes, asyncio.Future[bytes | Refusal]] = {}
 
     async def answer(
-        self, data: In, compute: Callable[[In], Out], *, cost: Callable[[In], int]
+        self, data: In, compute: Callable[[In], Out], *, cost: Callable[[In], float]
     ) -> Response[Out]:
         """``compute(data)`` as the answer, through the cache, in line or in the pool.
 
@@ -121,7 +121,7 @@ class OddsGate:
         data: In,
         compute: Callable[[In], Out],
         *,
-        cost: Callable[[In], int],
+        cost: Callable[[In], float],
         answer_type: type[Out],
     ) -> Out:
         """:meth:`answer`'s odds as a value, for an answer that embeds them."""
@@ -134,7 +134,7 @@ class OddsGate:
             await self.pool.aclose()
 
     async def _answered(
-        self, data: In, compute: Callable[[In], Out], cost: Callable[[In], int]
+        self, data: In, compute: Callable[[In], Out], cost: Callable[[In], float]
     ) -> tuple[bytes, str]:
         key = _key(compute, data)
         if (body := self.cache.get(key)) is not None:
@@ -181,7 +181,7 @@ class OddsGate:
         if not flight.cancelled():
             flight.exception()  # retrieved, should every waiter have left
 
-    def _too_costly(self, estimate_us: int) -> RulesError:
+    def _too_costly(self, estimate_us: float) -> RulesError:
         detail = (
             f"These odds would take about {_ms(estimate_us)} ms to compute; the service "
             f"computes odds of at most {_ms(self.limit_us)} ms a request ({self._limit_setting})."
@@ -206,5 +206,5 @@ def _key(compute: Callable[[In], Out], data: In) -> bytes:
     return name.encode() + b"\n" + msgspec.json.encode(data)
 
 
-def _ms(microseconds: int) -> float:
+def _ms(microseconds: float) -> float:
     return round(microseconds / 1000, 3)

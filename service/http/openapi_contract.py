@@ -66,6 +66,11 @@ HEADERS: dict[str, dict[str, Any]] = {
         "description": "The path of the resource just created.",
         "schema": {"type": "string", "format": "uri-reference"},
     },
+    "Cache-Control": {
+        "description": "How long the answer may be kept: the roll signing keys, 5 minutes "
+        "(`public, max-age=300`).",
+        "schema": {"type": "string"},
+    },
 }
 
 # The statuses of the problems a retry can cure (service.http.problem_types.RETRY_AFTER).

@@ -6,17 +6,19 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Annotated, Any, Literal
 
-from litestar import Controller, HttpMethod, get, route
+from litestar import Controller, HttpMethod, Request, get, route
 from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
 from litestar.params import Parameter
 from litestar.response import Response
+from msgspec import Meta
 from redis.exceptions import RedisError
 
 from service.http.errors import StoreFull, StoreUnavailable
 from service.http.problem_types import PROBLEM_TYPES, ProblemType
 from service.http.problems import is_out_of_memory, problem_responses
+from service.http.receipts import receipts_of
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, exposition
@@ -28,6 +30,7 @@ __all__ = [
     "OperationsController",
     "ProblemTypeList",
     "Readiness",
+    "Ready",
     "RulesetIndexController",
     "ruleset_index",
     "store_condition",
@@ -60,6 +63,28 @@ class Health(Value, frozen=True, kw_only=True):
     """Liveness or readiness."""
 
     status: Literal["ok", "ready"]
+
+
+class Ready(Value, frozen=True, kw_only=True):
+    """Ready to serve, and what an operator should know about it."""
+
+    status: Literal["ready"]
+    roll_signing_keys: Annotated[
+        Literal["configured", "generated"],
+        Meta(
+            description="Where the keys signing roll receipts come from: ROLL_SIGNING_KEYS, "
+            "or a key generated at start-up (its receipts verify only until the service stops)."
+        ),
+    ]
+    detail: Annotated[
+        str | None, Meta(description="A note for the operator, or null when there is none.")
+    ]
+
+
+_GENERATED_KEY_NOTE = (
+    "Roll receipts are signed with a key generated at start-up (ROLL_SIGNING_KEYS is not "
+    "set): they verify only until the service stops, and only against this service's JWKS."
+)
 
 
 DOCS_HTML = """<!doctype html>
@@ -120,7 +145,12 @@ class OperationsController(Controller):
         "does, without the body.",
         responses=problem_responses(503),
     )
-    async def readyz(self, readiness: Readiness, settings: NamedDependency[Settings]) -> Health:
+    async def readyz(
+        self,
+        readiness: Readiness,
+        settings: NamedDependency[Settings],
+        request: Request[Any, Any, Any],
+    ) -> Ready:
         """Redis's condition, by a tiny expiring write."""
         condition = await readiness()
         retry_after = {"Retry-After": str(settings.redis_retry_after_seconds)}
@@ -128,7 +158,12 @@ class OperationsController(Controller):
             raise StoreFull(detail="Redis is full: it refuses writes.", headers=retry_after)
         if condition != "ready":
             raise StoreUnavailable(detail="Redis is unreachable.", headers=retry_after)
-        return Health(status="ready")
+        generated = receipts_of(request).keys.generated
+        return Ready(
+            status="ready",
+            roll_signing_keys="generated" if generated else "configured",
+            detail=_GENERATED_KEY_NOTE if generated else None,
+        )
 
     @get("/metrics", include_in_schema=False, sync_to_thread=False)
     def metrics(self) -> Response[bytes]:

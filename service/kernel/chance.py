@@ -17,16 +17,20 @@ from msgspec import Meta
 
 from service.kernel.values import Value
 
-__all__ = ["DECIMALS", "Chance", "Exact", "Probability", "chance", "fraction_of"]
+__all__ = ["DECIMALS", "MAX_DIGITS", "Chance", "Exact", "Probability", "chance", "fraction_of"]
 
 DECIMALS = 12
+# Digits of a numerator or denominator: Python's own cap on writing an int out (4 300).
+# Exact odds are long for long shots: OpenD6's opposed odds of 120D pools, hundreds of
+# pips and modifiers apart, reach about 1 650 digits (6⁻ᵏ for k explosions).
+MAX_DIGITS = 4300
 
 Exact = Annotated[
     str,
     Meta(
-        pattern=r"^(0|[1-9][0-9]{0,199})/[1-9][0-9]{0,199}$",
-        max_length=401,
-        description="The probability as a reduced fraction, numerator/denominator "
+        pattern=rf"^(0|[1-9][0-9]{{0,{MAX_DIGITS - 1}}})/[1-9][0-9]{{0,{MAX_DIGITS - 1}}}$",
+        max_length=2 * MAX_DIGITS + 1,
+        description="A probability as a reduced fraction, numerator/denominator "
         "(0/1 and 1/1 included).",
         examples=["767/1296"],
     ),

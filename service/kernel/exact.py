@@ -19,6 +19,8 @@ Two kinds of distribution:
   (``P(X = k) = (s−1)/s · s⁻ᵏ``), ``R`` uniform on ``1…s−1``, independent; so the sum
   is ``s·J + base`` with ``J`` negative binomial and ``base`` finite, and every
   probability the rules ask for (a point, a prefix, ``P(total ≥ t)``) is a finite sum.
+  So is ``P(A − B ≥ m)`` of two of them, or of two :data:`Mixture` of them (a total that
+  branches on a die), which an opposed roll asks: :func:`mixture_difference_at_least`.
 """
 
 from __future__ import annotations
@@ -26,18 +28,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, lcm
 
 __all__ = [
     "ExplodingSum",
+    "Mixture",
     "Pmf",
     "combine",
     "convolve",
+    "difference_at_least",
     "exploding",
     "explosions",
     "explosions_at_least",
+    "fraction_text",
     "highest_of",
     "mean",
+    "mixture_difference_at_least",
     "negated",
     "point",
     "probability_at_least",
@@ -284,17 +291,16 @@ class ExplodingSum:
             if weight:
                 k = max(0, -((base.low + index - threshold) // sides))  # ⌈(t − b)/s⌉, ≥ 0
                 by_k[k] = by_k.get(k, 0) + weight
-        if not by_k:
-            return Fraction(0)
-        top = max(by_k)
-        exponent = top + count - 1 if top else 0  # the common power of sides below
+        certain = by_k.pop(0, 0)  # k = 0: P(J ≥ 0) = 1
+        if not by_k or not count:
+            return Fraction(certain, base.denominator)
+        first, top = min(by_k), max(by_k)
+        exponent = top + count - 1  # the common power of sides below
+        numerators = _at_least_numerators(sides, count, first, top)
         numerator = 0
-        for k, weight in by_k.items():
-            if k == 0:
-                numerator += weight * sides**exponent
-            elif count:
-                numerator += weight * _at_least_numerator(sides, count, k) * sides ** (top - k)
-        return Fraction(numerator, base.denominator * sides**exponent)
+        for k in range(first, top + 1):  # Horner: Σ w_k·A(k)·s^(top − k)
+            numerator = numerator * sides + by_k.get(k, 0) * numerators[k - first]
+        return Fraction(certain * sides**exponent + numerator, base.denominator * sides**exponent)
 
     def prefix(self, through: int) -> Pmf:
         """The exact distribution of every total ≤ ``through`` (a prefix :class:`Pmf`
@@ -364,3 +370,202 @@ def _product(a: Sequence[int], b: Sequence[int]) -> list[int]:
     size = len(a) + len(b) - 1
     raw = (packed_a * packed_b).to_bytes(width * size, "little")
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, width * size, width)]
+
+
+Mixture = Sequence[tuple[Fraction | int, ExplodingSum]]
+"""A total that is one of several :class:`ExplodingSum` by chance: ``(weight, sum)`` pairs,
+weights ≥ 0 (a rule that branches on a die, e.g. the first toss of OpenD6's Wild Die)."""
+
+
+def difference_at_least(a: ExplodingSum, b: ExplodingSum, margin: int = 0) -> Fraction:
+    """``P(A − B ≥ margin)`` for independent ``A`` and ``B`` with dice of equal sides:
+    exact, with no truncated series (see :func:`mixture_difference_at_least`)."""
+    return mixture_difference_at_least(((1, a),), ((1, b),), margin)
+
+
+def mixture_difference_at_least(a: Mixture, b: Mixture, margin: int = 0) -> Fraction:
+    """``P(A − B ≥ margin)`` for independent mixtures ``A`` and ``B``, exactly.
+
+    With ``A = s·J_A + X_A`` and ``B = s·J_B + X_B`` (``J`` negative binomial, ``X``
+    finite), ``A − B ≥ margin`` iff ``J_A − J_B ≥ k`` with ``k = ⌈(margin − X_A + X_B)/s⌉``.
+    So the answer is ``Σ_k W_k·G(k)``: ``W_k = P(that ceiling = k)``, a finite
+    distribution (:func:`_window_weights`), and ``G(k) = P(J_A − J_B ≥ k)``, which has a
+    closed form (:func:`_gap_sum`). The parts of one side with equal dice are merged
+    first, so a side of two parts makes at most four pairs.
+
+    Raises:
+        ValueError: dice of different sides, or a negative weight.
+    """
+    grouped_a, grouped_b = _by_count(a), _by_count(b)
+    sides = {s for s, _ in grouped_a} | {s for s, _ in grouped_b}
+    if len(sides) > 1:
+        raise ValueError("a difference of exploding sums needs dice of equal sides")
+    total = Fraction(0)
+    for (s, count_a), base_a in grouped_a.items():
+        for (_, count_b), base_b in grouped_b.items():
+            below, above = _window_weights(base_a, base_b, margin, s)
+            # G(k) for k ≥ 1 from its closed form; for k ≤ 0 as 1 − P(J_B − J_A ≥ 1 − k).
+            pair = (
+                _gap_sum(s, count_a, count_b, above)
+                + sum(below.values())
+                - _gap_sum(s, count_b, count_a, {1 - k: w for k, w in below.items()})
+            )
+            total += pair / (base_a.denominator * base_b.denominator)
+    return total
+
+
+def _by_count(parts: Mixture) -> dict[tuple[int, int], Pmf]:
+    """The parts of a mixture merged by (sides, count): ``Σ weight·base`` per key."""
+    keyed: dict[tuple[int, int], list[tuple[Fraction | int, Pmf]]] = {}
+    for weight, part in parts:
+        if weight < 0:
+            raise ValueError("a mixture's weights are ≥ 0")
+        if weight:
+            keyed.setdefault((part.sides, part.count), []).append((weight, part.base))
+    return {
+        key: terms[0][1] if len(terms) == 1 and terms[0][0] == 1 else combine(terms)
+        for key, terms in keyed.items()
+    }
+
+
+def _window_weights(
+    a: Pmf, b: Pmf, margin: int, sides: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """``W_k``, the weight (over ``a.denominator·b.denominator``) of
+    ``k = ⌈(margin − x + y)/sides⌉`` for ``x`` from ``a`` and ``y`` from ``b``, split into
+    ``k ≤ 0`` and ``k ≥ 1``.
+
+    With ``e = x − margin`` and ``y = sides·v + σ``: ``k = v − ⌊(e − σ)/sides⌋``. For each
+    residue ``σ``, ``a`` summed over windows of ``sides`` values (``F_σ(u)``, ``u = ⌊(e −
+    σ)/sides⌋``) correlates with ``b``'s values of that residue: ``sides`` products a
+    ``sides``-th as long as the whole difference, read only where they are needed.
+    """
+    below: dict[int, int] = {}
+    above: dict[int, int] = {}
+    if not a.weights or not b.weights:
+        return below, above
+    low = a.low - margin  # e's window
+    cumulative = [0]
+    for weight in a.weights:
+        cumulative.append(cumulative[-1] + weight)
+
+    def up_to(e: int) -> int:  # Σ of a's weights at e' < e
+        return cumulative[max(0, min(len(a.weights), e - low))]
+
+    high = low + len(a.weights) - 1
+    for residue in range(sides):
+        v_low = -((residue - b.low) // sides)  # ⌈(b.low − σ)/s⌉
+        v_high = (b.high - residue) // sides
+        if v_high < v_low:
+            continue
+        column = b.weights[sides * v_low + residue - b.low :: sides]  # b at v_low … v_high
+        u_low, u_high = (low - residue) // sides, (high - residue) // sides
+        # F_σ(u) for u from u_high down to u_low: reversed, so the product is a correlation.
+        windows = [
+            up_to(sides * u + residue + sides) - up_to(sides * u + residue)
+            for u in range(u_high, u_low - 1, -1)
+        ]
+        for index, weight in enumerate(_product(windows, column)):
+            if weight:
+                k = index - u_high + v_low
+                side = above if k >= 1 else below
+                side[k] = side.get(k, 0) + weight
+    return below, above
+
+
+def _gap_sum(sides: int, count_a: int, count_b: int, weights: dict[int, int]) -> Fraction:
+    """``Σ_k w_k·P(J_A − J_B ≥ k)`` over ``k ≥ 1``, as a Fraction of the same denominator
+    as the weights' (the caller divides by it): exact.
+
+    ``P(J_A ≥ n) = A(n)/s^(n+a−1)`` with the integer ``A(n) = Σ_{i<a} C(n+a−1, i)(s−1)ⁱ``
+    (:func:`explosions_at_least`), so
+    ``G(k) = Σ_j P(J_B = j)·P(J_A ≥ j + k) = (s−1)ᵇ/s^(a+b−1+k) · Σ_j p_k(j)·s⁻²ʲ`` with
+    the polynomial ``p_k(j) = C(j+b−1, b−1)·A(j+k)`` of degree ``N = a+b−2``. A series
+    ``Σ_j p(j)yʲ`` of a polynomial is ``Σ_n Δⁿp(0)·yⁿ/(1−y)ⁿ⁺¹``, here with ``y = s⁻²``
+    ``= s²/M^(N+1) · Σ_{j≤N} λ_j p(j)`` (``M = s² − 1``, ``λ`` from :func:`_series_factors`):
+    ``G(k) = T(k) / (s^(a+b−1+k)·M^(N+1))`` with the integer
+    ``T(k) = (s−1)ᵇ s² Σ_j λ_j C(j+b−1, b−1) A(j+k)``. One die each, a d6:
+    ``G(k) = 6/7 · 6⁻ᵏ``.
+    """
+    weights = {k: w for k, w in weights.items() if w}
+    if not weights or count_a == 0:
+        return Fraction(0)  # J_A − J_B ≤ 0 < k
+    first, last = min(weights), max(weights)
+    if first < 1:
+        raise ValueError("the closed form holds for k ≥ 1")
+    if count_b == 0:  # G(k) = P(J_A ≥ k)
+        numerators = _at_least_numerators(sides, count_a, first, last)
+        acc = 0
+        for k in range(first, last + 1):  # Horner: Σ w_k·A(k)·s^(last − k)
+            acc = acc * sides + weights.get(k, 0) * numerators[k - first]
+        return Fraction(acc, sides ** (last + count_a - 1))
+    degree = count_a + count_b - 2
+    values = _gap_numerators(sides, count_a, count_b, first, last)
+    acc = 0
+    for k in range(first, last + 1):  # Horner: Σ w_k·T(k)·s^(last − k)
+        acc = acc * sides + weights.get(k, 0) * values[k - first]
+    denominator = sides ** (count_a + count_b - 1 + last) * (sides**2 - 1) ** (degree + 1)
+    return Fraction(acc, denominator)
+
+
+def _gap_numerators(sides: int, count_a: int, count_b: int, first: int, last: int) -> list[int]:
+    """``T(k)`` of :func:`_gap_sum` for ``k = first … last``: ``count_a`` of them from the
+    definition, the rest by forward differences (``T`` is a polynomial in ``k`` of degree
+    ``count_a − 1``, so its ``count_a``-th difference is 0)."""
+    factors = _series_factors(sides, count_a, count_b)
+    direct = min(count_a, last - first + 1)
+    numerators = _at_least_numerators(sides, count_a, first, first + direct - 1 + len(factors) - 1)
+    scale = (sides - 1) ** count_b * sides**2
+    values = [
+        scale * sum(f * numerators[i + j] for j, f in enumerate(factors)) for i in range(direct)
+    ]
+    differences = list(values)  # Δ^i T(first), in place
+    for order in range(1, direct):
+        for i in range(direct - 1, order - 1, -1):
+            differences[i] -= differences[i - 1]
+    for step in range(1, last - first + 1):  # the table moves from T(first) along k
+        for i in range(direct - 1):
+            differences[i] += differences[i + 1]
+        if step >= direct:
+            values.append(differences[0])
+    return values
+
+
+def _at_least_numerators(sides: int, count: int, first: int, last: int) -> list[int]:
+    """``A(n) = Σ_{i<count} C(n+count−1, i)(sides−1)ⁱ`` for ``n = first … last`` (≥ 0):
+    ``P(J ≥ n) = A(n)/sides^(n+count−1)``. The first from its sum, the rest by
+    ``P(J ≥ n+1) = P(J ≥ n) − P(J = n)``:
+    ``A(n+1) = sides·A(n) − C(n+count−1, count−1)·(sides−1)^count``."""
+    if count == 0:
+        return [int(n == 0) for n in range(first, last + 1)]
+    stops = (sides - 1) ** count
+    value = sum(comb(first + count - 1, i) * (sides - 1) ** i for i in range(count))
+    ways = comb(first + count - 1, count - 1)  # C(n+c−1, c−1), moved along n
+    out = []
+    for n in range(first, last + 1):
+        out.append(value)
+        value = sides * value - ways * stops
+        ways = ways * (n + count) // (n + 1)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _series_factors(sides: int, count_a: int, count_b: int) -> tuple[int, ...]:
+    """``λ_j·C(j+b−1, b−1)`` for ``j = 0 … N`` (:func:`_gap_sum`), where
+    ``λ_j = Σ_{n=j}^{N} (−1)^(n−j) C(n, j) M^(N−n)``, ``M = sides² − 1``: the weights that
+    turn ``N + 1`` values of a degree-N polynomial into ``Σ_n Δⁿp(0)·M^(N−n)``."""
+    degree = count_a + count_b - 2
+    m = sides**2 - 1
+    factors = []
+    for j in range(degree + 1):
+        lam = sum((-1) ** (n - j) * comb(n, j) * m ** (degree - n) for n in range(j, degree + 1))
+        factors.append(lam * comb(j + count_b - 1, count_b - 1))
+    return tuple(factors)
+
+
+def fraction_text(value: Fraction | int) -> str:
+    """An exact value that is not a probability (a mean, say) as ``numerator/denominator``,
+    reduced, the sign on the numerator: ``-7/6``, ``0/1``. Probabilities use
+    :func:`service.kernel.chance.chance`."""
+    value = Fraction(value)
+    return f"{value.numerator}/{value.denominator}"

@@ -7,7 +7,7 @@ which is what the odds must not stall (with more, a client's kept-alive connecti
 on one worker, and which worker each flood lands on varies from run to run). Each
 flooding client has one request in flight at a time, back to back, for FLOOD_SECONDS
 (10): OpenD6's opposed odds at the largest pools (up to 120 dice and 20 Character Point
-dice a side, as far apart as the default cost limit allows), Quick Shot's six actions on
+dice a side), Quick Shot's six actions on
 ten dice at TN 4, the travelogue's 30 dice against 30 at every stat high, and a
 Self/Conflict check's odds. Every request differs from the last ones (dice, actions,
 stats) so that neither the service's cache nor the rules' memos answer them all. The
@@ -59,19 +59,15 @@ def opend6_side(dice: int, cp_dice: int = 0, pips: int = 0) -> dict[str, Any]:
     }
 
 
-APART = 1200  # the resister's fixed part above the initiator's: near the default limit
-
-
 def opend6_opposed(n: int) -> dict[str, Any]:
-    """Opposed odds at (nearly) the largest pools the default cost limit allows: 101…120
-    dice and 10…20 CP dice a side, the resister 1200 points ahead (at 120 dice and 20 CP
-    a side, 1237 is the limit). The 220 combinations come in turn, more than the rules'
-    memo of rolls holds (128), so each side is computed afresh."""
+    """Opposed odds at the largest pools: 101…120 dice and 10…20 CP dice a side, the 220
+    combinations in turn, more than the rules' memo of rolls holds (128), so each side is
+    built afresh."""
 
-    def side(k: int, pips: int = 0) -> dict[str, Any]:
-        return opend6_side(120 - k % 20, 20 - k // 20 % 11, pips)
+    def side(k: int) -> dict[str, Any]:
+        return opend6_side(120 - k % 20, 20 - k // 20 % 11)
 
-    return {"initiator": side(2 * n % 220), "resister": side((2 * n + 1) % 220, APART)}
+    return {"initiator": side(2 * n % 220), "resister": side((2 * n + 1) % 220)}
 
 
 DIFFICULTIES = ("minor", "common", "hard", "difficult", "overwhelming")

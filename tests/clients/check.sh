@@ -4,8 +4,9 @@
 # the committed openapi/openapi.json, type-check a small VTT client on each (mypy --strict,
 # tsc strict) that resolves a Bullseye check and plays a whole conflict with player
 # tokens, rolls OpenD6 dice and plays a scene with the GM's and a player's tokens, and
-# makes a Self/Conflict check, then serve the app and run both clients against it. A contract change that breaks a
-# generated client fails here.
+# makes a Self/Conflict check, then serve the app and run both clients against it; last,
+# `jose` (npm) verifies a signed check's roll receipt against the published JWK Set
+# (receipts.ts). A contract change that breaks a generated client fails here.
 #
 #   tests/clients/check.sh [PROJECT_PYTHON]
 #
@@ -142,6 +143,10 @@ done_step "python vtt_client.py: Bullseye check + conflict, OpenD6 roll + scene,
 step "run the TypeScript client against $base"
 node "$build/ts-out/vtt.js" "$base"
 done_step "node vtt.js: Bullseye check + conflict, OpenD6 roll + scene, Self/Conflict"
+
+step "verify a roll receipt with jose $(version jose) against $base"
+node "$build/ts-out/receipts.js" "$base"
+done_step "node receipts.js: a signed check verified with jose and canonicalize"
 
 stop_server
 echo

@@ -63,10 +63,10 @@ from tabletop_rules_service_client.models import (
     OpenD6Level,
     OpenD6NumberDifficulty,
     OpenD6NumberDifficultyKind,
+    OpenD6RollAnswer,
     OpenD6RollKind,
     OpenD6RollOutcome,
     OpenD6RollRequest,
-    OpenD6RollResult,
     OpenD6SceneCreated,
     OpenD6SceneDeclare,
     OpenD6SceneDeclareType,
@@ -341,7 +341,7 @@ def opend6_roll(base_url: str) -> None:
             "opend6 roll",
             open_d6_roll.sync_detailed(client=client, body=body),
             HTTPStatus.OK,
-            OpenD6RollResult,
+            OpenD6RollAnswer,
         )
     # `faces` is null only when nothing is rolled (an automatic success); its members never.
     assert roll.faces is not None, roll

@@ -48,7 +48,7 @@ SCENE = {
 GAME = {"name": "Fuzzed", "bullseyes": BULLSEYES}
 # Part of the API -> its OpenAPI tags; together they cover every operation (tested below).
 PARTS = {
-    "operations": ("operations",),
+    "operations": ("operations", "receipts"),
     **{ruleset.id: tuple(tag.name for tag in ruleset.tags) for ruleset in RULESETS},
 }
 PATHS = json.loads(published_openapi(Settings()))["paths"]

@@ -13,6 +13,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -30,8 +31,23 @@ from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import PoolsRequest
 from service.settings import Settings
 from tests.support.examples import STATELESS, operation_routes
+from tests.support.odds_work import Square, Squared, square, square_cost
 
-ODDS_EXAMPLES = [(op, summary, body) for op, summary, body in STATELESS if op.endswith("Odds")]
+# The operations that go through the gate: those whose answers declare Server-Timing.
+OPERATIONS = {
+    operation["operationId"]: operation
+    for item in json.loads((Path(__file__).parents[2] / "openapi/openapi.json").read_text())[
+        "paths"
+    ].values()
+    for operation in item.values()
+    if isinstance(operation, dict) and "operationId" in operation
+}
+GATED = {
+    operation_id
+    for operation_id, operation in OPERATIONS.items()
+    if "Server-Timing" in operation["responses"].get("200", {}).get("headers", {})
+}
+ODDS_EXAMPLES = [(op, summary, body) for op, summary, body in STATELESS if op in GATED]
 TALENT = {"talent": {"name": "Pilot", "level": 4}, "karma": {"balance": 3, "modifier": -1}}
 # 30 dice a pool, every stat 9: the travelogue's costliest odds (about 4 ms estimated).
 LARGEST_POOLS = {
@@ -74,6 +90,23 @@ def pooled(redis_url: str) -> Iterator[TestClient]:
 def post(client: TestClient, operation_id: str, body: Any) -> Any:
     _, path = operation_routes()[operation_id]
     return client.post(path, json=body)
+
+
+def test_the_odds_operations_declare_the_gates_answers() -> None:
+    """Every odds operation of OpenD6, Self/Conflict, Quick Shot and the travelogue goes
+    through the gate: its answer declares Server-Timing, 422 and 503."""
+    four_games = {
+        "openD6RollOdds",
+        "openD6OpposedOdds",
+        "selfConflictCheckOdds",
+        "quickShotGambleOdds",
+        "travelogueRollOdds",
+        "travelogueGameOdds",
+    }
+    assert four_games <= GATED
+    for operation_id in GATED:
+        assert {"422", "503"} <= set(OPERATIONS[operation_id]["responses"]), operation_id
+    assert {op for op, _, _ in ODDS_EXAMPLES} == GATED - {"travelogueGameOdds"}
 
 
 @pytest.mark.heavy
@@ -207,6 +240,44 @@ def test_the_gate_gives_the_odds_as_a_value_for_an_answer_that_embeds_them(
         return answers
 
     assert asyncio.run(both()) == [talent_odds(request)] * 2
+
+
+def test_the_event_loop_turns_while_the_pool_computes_and_not_while_it_computes_in_line(
+    redis_url: str,
+) -> None:
+    """A four-million-bit square holds the interpreter for a large part of a second: in the
+    pool the loop keeps serving meanwhile (a heartbeat on it beats before the answer
+    comes), in line it cannot beat once until the answer is there."""
+    heavy = Square(bits=4_000_000)
+
+    async def beats_while_computing(inline_ms: float) -> tuple[int, Squared]:
+        settings = Settings(redis_url=redis_url, odds_inline_ms=inline_ms, odds_max_ms=600_000)
+        gate = OddsGate(settings)
+        try:
+            await gate.value(Square(bits=1), square, cost=square_cost, answer_type=Squared)
+            beats = 0
+
+            async def heartbeat() -> None:
+                nonlocal beats
+                while True:
+                    await asyncio.sleep(0)
+                    beats += 1
+
+            beating = asyncio.create_task(heartbeat())
+            await asyncio.sleep(0)  # the heartbeat's first turn
+            before = beats
+            answer = await gate.value(heavy, square, cost=square_cost, answer_type=Squared)
+            during = beats - before
+            beating.cancel()
+            return during, answer
+        finally:
+            await gate.aclose()
+
+    in_pool, from_pool = asyncio.run(beats_while_computing(0))
+    in_line, from_loop = asyncio.run(beats_while_computing(600_000))
+    assert from_pool == from_loop == square(heavy)
+    assert in_pool > 0
+    assert in_line == 0
 
 
 def test_identical_requests_waiting_at_once_share_one_computation(redis_url: str) -> None:

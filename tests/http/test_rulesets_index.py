@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from service.http.problem_types import PROBLEM_TYPES, problem_type, register_problems
 from service.http.registry import ExamplePlay, Ruleset, RulesetWork
 from service.rulesets import RULESETS
-from tests.support.examples import PLAYS, STATELESS, play, post_example
+from tests.support.examples import PLAYS, SHARED_EXAMPLES, STATELESS, play, post_example
 
 
 def test_the_index_lists_bullseye_with_its_published_prefix_and_operations(
@@ -125,11 +125,12 @@ def test_every_operation_with_a_body_publishes_an_example(client: TestClient) ->
 
 
 def test_the_examples_the_tests_run_are_exactly_those_published(client: TestClient) -> None:
-    """Each ruleset's `examples` and `plays` run every published example, and only those."""
+    """Each ruleset's `examples` and `plays`, and the shell's own, run every published
+    example, and only those."""
     published = _published_examples(client.get("/openapi.json").json())
     run: dict[str, list[Any]] = {}
-    for ruleset in RULESETS:
-        for operation_id, examples in ruleset.examples_run().items():
+    for examples_by_operation in (*(r.examples_run() for r in RULESETS), SHARED_EXAMPLES):
+        for operation_id, examples in examples_by_operation.items():
             run.setdefault(operation_id, []).extend(example.value for example in examples)
     assert set(run) == set(published)
     for operation_id, bodies in published.items():

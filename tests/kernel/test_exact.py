@@ -172,3 +172,95 @@ def test_packed_product_equals_schoolbook(a, b):
         for j, y in enumerate(b):
             expected[i + j] += x * y
     assert exact._product(a, b) == expected
+
+
+def one_against_one(margin: int) -> Fraction:
+    """P(A − B ≥ margin) for two exploding d6, by hand. A = 6X + R, B = 6Y + R', X, Y
+    geometric (P(X ≥ n) = 6⁻ⁿ, P(Y = y) = ⅚·6⁻ʸ), R, R' uniform on 1…5. For j ≥ 0,
+    P(X − Y ≥ j) = Σ_y ⅚·6⁻ʸ·6^−(y+j) = ⅚·6⁻ʲ·36/35 = 6/7·6⁻ʲ; for j < 0 it is
+    1 − P(Y − X ≥ 1 − j) = 1 − 6/7·6^(j−1). A − B ≥ m iff X − Y ≥ ⌈(m − R + R')/6⌉."""
+
+    def gap(j: int) -> Fraction:
+        return Fraction(6, 7) / 6**j if j >= 0 else 1 - Fraction(6, 7) * Fraction(6) ** (j - 1)
+
+    return (
+        sum(
+            (gap(-((r - r2 - margin) // 6)) for r in range(1, 6) for r2 in range(1, 6)),
+            Fraction(0),
+        )
+        / 25
+    )
+
+
+@pytest.mark.parametrize("margin", range(-14, 15))
+def test_one_exploding_die_against_another_by_hand(margin):
+    """OpenD6's Wild Die against another ("Wild Die"): ``one_against_one``, exactly; with
+    ties to the first (margin 0) that is (1 + P(tie))/2 = (1 + 1/7)/2 = 4/7."""
+    assert exact.difference_at_least(exploding(6, 1), exploding(6, 1), margin) == (
+        one_against_one(margin)
+    )
+    assert one_against_one(0) == Fraction(4, 7)
+
+
+def below_and_cut(a, b, margin: int, bound: int) -> tuple[Fraction, Fraction]:
+    """Σ over B's totals ≤ bound of P(B = b)·P(A ≥ b + margin) (A's tail by its own closed
+    form), and P(B > bound), the most the rest can add."""
+    total = sum(
+        (p * a.probability_at_least(v + margin) for v, p in b.prefix(bound).items()),
+        Fraction(0),
+    )
+    return total, b.probability_at_least(bound + 1)
+
+
+PLUSES = [None, uniform(1, 6), sum_of(uniform(1, 6), 3), shift(uniform(1, 3), -4)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    count_a=st.integers(min_value=0, max_value=4),
+    count_b=st.integers(min_value=0, max_value=4),
+    plus_a=st.sampled_from(PLUSES),
+    plus_b=st.sampled_from(PLUSES),
+    sides=st.sampled_from([2, 4, 6]),
+    margin=st.integers(min_value=-40, max_value=40),
+)
+def test_difference_of_exploding_sums_agrees_with_a_deep_sum(
+    count_a, count_b, plus_a, plus_b, sides, margin
+):
+    """P(A − B ≥ m) lies in [Σ over B ≤ 240, that + P(B > 240)], a window of at most
+    2⁻²⁰⁰ or so; and P(A − B ≥ m) + P(B − A ≥ 1 − m) = 1 exactly (the closed form's two
+    branches meet)."""
+    a, b = exploding(sides, count_a, plus_a), exploding(sides, count_b, plus_b)
+    got = exact.difference_at_least(a, b, margin)
+    lower, cut = below_and_cut(a, b, margin, 240)
+    assert lower <= got <= lower + cut
+    assert got + exact.difference_at_least(b, a, 1 - margin) == 1
+
+
+def test_a_mixture_is_the_weighted_sum_of_its_parts():
+    """Parts with the same dice are merged before pairing; the answer is unchanged."""
+    a = [
+        (Fraction(1, 3), exploding(6, 1, uniform(1, 6))),
+        (Fraction(1, 2), exploding(6, 1, uniform(2, 4))),
+        (Fraction(1, 6), exploding(6, 2)),
+    ]
+    b = [(Fraction(3, 4), exploding(6, 0, uniform(1, 6))), (Fraction(1, 4), exploding(6, 2))]
+    for margin in (-8, 0, 3, 11):
+        pairwise = sum(
+            (wa * wb * exact.difference_at_least(pa, pb, margin) for wa, pa in a for wb, pb in b),
+            Fraction(0),
+        )
+        assert exact.mixture_difference_at_least(a, b, margin) == pairwise
+
+
+def test_a_difference_needs_dice_alike_and_weights_of_no_sign():
+    with pytest.raises(ValueError):
+        exact.difference_at_least(exploding(6, 1), exploding(4, 1))
+    with pytest.raises(ValueError):
+        exact.mixture_difference_at_least([(-1, exploding(6, 1))], [(1, exploding(6, 1))])
+
+
+def test_fraction_text_is_reduced_with_its_sign_on_top():
+    assert exact.fraction_text(Fraction(-14, 12)) == "-7/6"
+    assert exact.fraction_text(0) == "0/1"
+    assert exact.fraction_text(Fraction(9, 3)) == "3/1"

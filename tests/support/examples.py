@@ -12,10 +12,19 @@ from typing import Any
 
 from litestar.testing import TestClient
 
+from service.http.receipt_routes import VERIFY_EXAMPLES
 from service.http.registry import ExamplePlay, Ruleset
 from service.rulesets import RULESETS
 
-__all__ = ["PLAYS", "STATELESS", "Answer", "operation_routes", "play", "post_example"]
+__all__ = [
+    "PLAYS",
+    "SHARED_EXAMPLES",
+    "STATELESS",
+    "Answer",
+    "operation_routes",
+    "play",
+    "post_example",
+]
 
 _PARAMETER = re.compile(r"\{(\w+)(?::\w+)?\}")
 
@@ -29,15 +38,21 @@ class Answer:
     body: Any
 
 
+# The shell's own operations with a body (every ruleset's receipts), with their examples.
+_SHARED_ROUTES = {"verifyReceipt": ("POST", "/v1/receipts/verify")}
+SHARED_EXAMPLES = {"verifyReceipt": VERIFY_EXAMPLES}
+
+
 def operation_routes() -> dict[str, tuple[str, str]]:
-    """Operation id → (method, path template) over every ruleset."""
-    return {op: (method, path) for r in RULESETS for op, method, path in r.operations()}
+    """Operation id → (method, path template) over every ruleset and the shell's own."""
+    routes = {op: (method, path) for r in RULESETS for op, method, path in r.operations()}
+    return routes | _SHARED_ROUTES
 
 
 STATELESS = [
     (operation_id, example.summary or "", example.value)
-    for ruleset in RULESETS
-    for operation_id, examples in ruleset.examples.items()
+    for examples_by_operation in (*(r.examples for r in RULESETS), SHARED_EXAMPLES)
+    for operation_id, examples in examples_by_operation.items()
     for example in examples
 ]
 PLAYS: list[tuple[Ruleset, ExamplePlay]] = [(r, p) for r in RULESETS for p in r.plays]

@@ -1,21 +1,33 @@
-"""``/v1/checks``: stateless checks, one or a batch."""
+"""``/v1/checks``: stateless checks, one or a batch, and a check's odds."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from litestar import Controller, post
+import msgspec
+from litestar import Controller, Request, post
 from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
+from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
-from service.rulesets.bullseye.api.examples import BATCH_EXAMPLES, CHECK_EXAMPLES
-from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult, resolve_check
+from service.rulesets.bullseye.api.examples import (
+    BATCH_EXAMPLES,
+    CHECK_EXAMPLES,
+    CHECK_ODDS_EXAMPLES,
+)
+from service.rulesets.bullseye.rules.check_odds import (
+    CheckOddsRequest,
+    check_odds,
+    resolve_with_odds,
+)
+from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
+from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult
 
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
 
@@ -62,6 +74,42 @@ and who narrates (§5.1).
   `depletion` block as well (`restoration-with-depletion`: a check restores or depletes,
   not both). A Quick 10 may restore. The answer's `restoration` reports the points
   `restored` and the score `after`, with its condition; it is null without a request.
+* **Odds** in the same call: with `with_odds: true` the answer's `odds` is what
+  `checkOdds` answers for this body (less `roll`, `seed` and `with_odds`), computed from
+  the rules alone, before and whatever the roll; null when not asked.
+"""
+
+_ODDS_DESCRIPTION = """\
+The exact odds of a check before it is rolled: the `resolveCheck` body less `roll`, `seed`
+and `with_odds` (any of them: 400 `invalid-body`, an `unknown-field` error at its
+pointer). Refused (422) for the same reasons, with the same codes and pointers, as the
+check itself (an incapacitated or retired actor, a Quick 10 with the depletable quality
+at issue, a `strict` §6.3 breach…); the same §6.3 warnings. Computed as fractions, never
+simulated: every probability is `{p, exact}` (`exact` a reduced fraction such as "11/20",
+`p` its decimal to 12 places).
+
+* `modifiers`, `total_modifier` (M), `target` (T): as the check applies them (§2.2, §6.3).
+* Each way of making the check is a `CheckOutcomeOdds`: the distributions of the
+  `die_result`, the `yield` (Y = die result + M, §2.1.2, with its §2.1.3 label) and the
+  `spread` (Δ = Y − T, §2.4, with its §2.4.1 label); `success` (Δ > 0), `stalemate`
+  (Δ = 0), `failure` (Δ < 0); `spread_bands`, each of the nine §2.4.1 rows with the
+  probability of the spreads that take its label (the bottom row takes every spread
+  below it, the top every spread above); with a `depletion` block, `depletion.losses`,
+  who loses how much (§2.4.2, §3.2.2: the loser suffers |Δ| + the winner's threat + its
+  own depletion modifier, if positive; a stalemate is `none`, 0) and `depletion.after`,
+  the condition each affected score may be left in (§3.2.3–§3.2.5); with a `restoration`
+  block, the points it may restore and the condition after (§3.2.6).
+* `as_asked`: the check as the body asks it — its `dice` rolled, or 10 with `quick10`
+  (§2.5), or 20 with `bullseye` (§7.2).
+* `dice_kinds`: each dice kind of §7.1 (d20, 2d10, 3d6, 4d6-4), `rolled`, and
+  `with_held_bullseye`. A bullseye is spent after the roll is seen (§7.2), so the figure
+  that helps a player decide is that of one who holds a bullseye and spends it exactly
+  when the roll would not succeed (a failure or a stalemate; decision): those rolls
+  become a die result of 20, never worse than any roll of §7.1 dice, and a successful
+  roll is kept. `held_bullseye_spent` is how often that happens.
+* `with_spent_bullseye`: a bullseye spent whatever the roll, the die result 20 (§7.2).
+* `with_quick10`: a Quick 10, the die result 10 (§2.5) — a fixed outcome, so every
+  probability is 1/1 or 0/1; null when the depletable quality is at issue (refused, §2.5).
 """
 
 
@@ -79,39 +127,91 @@ class CheckController(Controller):
         dto=StrictJson[CheckRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve(
-        self, data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
+    async def resolve(
+        self,
+        data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> CheckResult:
-        """Resolve one check."""
-        return resolve_check(data, rng, new_id())
+        """Resolve one check; sign it when asked (``receipt``)."""
+        dice = receipt_dice(rng, data.receipt)
+        answer = resolve_with_odds(data, dice, new_id())
+        return await with_receipt(
+            answer,
+            dice,
+            request,
+            ruleset="bullseye",
+            operation="resolveCheck",
+            table=data.roll is not None,
+        )
 
     @post(
-        "/batch",
-        operation_id="resolveCheckBatch",
-        summary="Resolve up to 100 checks at once",
-        description="Each check is resolved as by `resolveCheck`, in order. If any is refused, "
-        "none is returned: the 422 lists every refused check's reasons, each pointer under "
-        "`/checks/{index}`.",
-        dto=StrictJson[BatchRequest],
+        "/odds",
+        operation_id="checkOdds",
+        summary="Exact odds of a check",
+        description=_ODDS_DESCRIPTION,
+        dto=StrictJson[CheckOddsRequest],
         return_dto=None,
         status_code=200,
         sync_to_thread=False,
         responses=problem_responses(400, 413, 415, 422),
     )
-    def resolve_batch(
-        self, data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)], rng: ServerDice
+    def odds(
+        self, data: Annotated[CheckOddsRequest, Body(examples=CHECK_ODDS_EXAMPLES)]
+    ) -> CheckOdds:
+        """The odds of one check."""
+        return check_odds(data)
+
+    @post(
+        "/batch",
+        operation_id="resolveCheckBatch",
+        summary="Resolve up to 100 checks at once",
+        description="Each check is resolved as by `resolveCheck`, in order (each may ask "
+        "`with_odds`). If any is refused, "
+        "none is returned: the 422 lists every refused check's reasons, each pointer under "
+        "`/checks/{index}`. A check with `receipt: true` is signed on its own: its receipt's "
+        "`request_sha256` is the digest of its item of `checks`, as sent.",
+        dto=StrictJson[BatchRequest],
+        return_dto=None,
+        status_code=200,
+        responses=problem_responses(400, 413, 415, 422),
+    )
+    async def resolve_batch(
+        self,
+        data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
+        rng: ServerDice,
+        request: Request[Any, Any, Any],
     ) -> BatchResult:
-        """Resolve every check, or refuse the whole batch with every reason."""
+        """Resolve every check, or refuse the whole batch with every reason. A check that
+        asks for a receipt is signed with its own item of the body as its request."""
         results: list[CheckResult] = []
         concerns: list[Concern] = []
-        for index, request in enumerate(data.checks):
+        rolled = []
+        for index, check in enumerate(data.checks):
+            dice = receipt_dice(rng, check.receipt)
             try:
-                results.append(resolve_check(request, rng, new_id()))
+                results.append(resolve_with_odds(check, dice, new_id()))
             except RulesError as error:
                 concerns.extend(error.under(f"/checks/{index}").concerns)
+            rolled.append(dice)
         if concerns:
             raise RulesError.from_concerns(concerns)
+        if any(check.receipt for check in data.checks):
+            sent = msgspec.json.decode(await request.body())["checks"]
+            receipts = receipts_of(request)
+            results = [
+                receipts.signed(
+                    result,
+                    dice,
+                    item,
+                    ruleset="bullseye",
+                    operation="resolveCheckBatch",
+                    table=check.roll is not None,
+                )
+                for result, dice, item, check in zip(
+                    results, rolled, sent, data.checks, strict=True
+                )
+            ]
         return BatchResult(results=tuple(results))

@@ -59,6 +59,8 @@ from service.rulesets.bullseye.rules.conflicts import (
     new_conflict,
     waiting_for,
 )
+from service.rulesets.bullseye.rules.conflicts.forecast import ConflictForecast, forecast
+from service.rulesets.bullseye.rules.conflicts.round_odds import sees
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import session_host
@@ -78,6 +80,35 @@ __all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
 TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"conflictToken": []}, {"conflictTokenHeader": []}]
 ConflictId = Annotated[str, Parameter(max_length=64, description="The conflict's id.")]
 _json = msgspec.json.Encoder()
+
+
+FORECAST_DESCRIPTION = (
+    "§4.3 and §4.4 in odds; any token of the conflict reads it, as `getConflict`. "
+    "**The round in progress** (`pairings`, `this_round`): each pairing's exact odds — the "
+    "player's side wins (the opposition loses), the GM's side wins, stalemate — and who "
+    "loses how much (§2.4.2, as in any check against the GM's yield); the round as a whole: "
+    "the pairings share the GM's one yield, so their losses are summed with it held fixed "
+    "and then mixed over it — each side's total loss, whether this round decides the "
+    "conflict, and the joint distribution of both scores after it (listed up to 1 000 "
+    "entries). **Assumed** (decisions): each participant checks with every quality declared "
+    "for it (§6.3's caps applied, negative ones included), its impairment (§3.2.3, the "
+    "greatest under §7.6) and the conflict's dice (§7.1); no situational modifier, no "
+    "Quick 10, no bullseye. A check already submitted this round is its yield, a known "
+    "point (`basis: submitted`), for a reader who has seen that roll — whoever submitted "
+    "it; to any other reader the roll stays hidden and the check is forecast as unmade "
+    "(`basis: hidden`). A player still deciding on a bullseye (§7.2) is taken as it stands. "
+    "**The whole conflict** (`winner`): a Markov chain over both scores (decided when a "
+    "score is at or below 0 after a round and the scores differ; both at or below 0 and "
+    "equal: sudden death), every later round alike. `method: exact` when its cost is "
+    "within the bounds (the round's joint losses, the chain's states, and an exact "
+    "fraction of at most 4 300 digits); otherwise `method: simulation`: seeded runs (the seed "
+    "from the conflict's id and version, so an unchanged conflict answers the same), each "
+    "chance `{p, low, high, runs}` with its Wilson 95 % interval, `reason` naming the "
+    "bound passed. The service's round limit and bullseyes are left out of `winner`. A "
+    "decided conflict answers its settled winner (probability 1, `this_round` null). Every "
+    "exact probability is `{p, exact}`, `exact` a reduced fraction. `ETag` is the "
+    "conflict's version; with `If-None-Match` set to it, 304."
+)
 
 
 def _count_decided(before: Conflict, decision: Decision[Conflict]) -> None:
@@ -146,6 +177,7 @@ def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
 # token is a credential: a security scheme, not a link parameter).
 CREATED_LINKS = {
     "GetConflict": _to("getConflict"),
+    "GetForecast": _to("conflictForecast"),
     "ResolveRound": _to("resolveRound"),
     "SubmitGmCheck": {
         **_to("submitRoundCheck", number="$response.body#/round"),
@@ -260,6 +292,43 @@ class ConflictController(Controller):
         # The same for every token: encoded once per stored version (most of a read's
         # cost, measured, once the conflict has a few rounds).
         content: Any = conflicts.store.rendered(conflict_id, stored, "view", render)  # the view
+        return Response(content, headers={"ETag": etag(stored.version)})
+
+    @get(
+        "/{conflict_id:str}/forecast",
+        operation_id="conflictForecast",
+        response_headers=VERSION_HEADERS,
+        security=TOKEN_REQUIRED,
+        summary="The odds of the round in progress and of the whole conflict",
+        description=FORECAST_DESCRIPTION,
+        responses={
+            304: ResponseSpec(None, description="Not modified: still at that version."),
+            **problem_responses(400, 401, 404, 503),
+        },
+    )
+    async def forecast(
+        self,
+        conflict_id: ConflictId,
+        request: Request[Any, Any, Any],
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[ConflictForecast]:
+        """The forecast, as the reader may know the round."""
+        host = session_host(request)
+        conflicts = host.engine(CONFLICTS)
+        read = await conflicts.read(conflict_id, request, if_none_match=if_none_match)
+        if isinstance(read, Response):
+            return read  # type: ignore[return-value]  # 304, no body
+        stored, role = read
+        conflict = stored.state
+        seen = sorted(p for p in conflict.pending if sees(conflict, role, p))
+
+        def render() -> bytes:
+            return _json.encode(forecast(conflict, version=stored.version, viewer=role))
+
+        # Readers who have seen the same rolls get the same answer: computed once per
+        # stored version and such set of rolls.
+        key = "forecast:" + ",".join(seen)
+        content: Any = conflicts.store.rendered(conflict_id, stored, key, render)
         return Response(content, headers={"ETag": etag(stored.version)})
 
     @post(

@@ -15,6 +15,7 @@ __all__ = [
     "BULLSEYE_PLAYS",
     "CHARACTER_EXAMPLES",
     "CHECK_EXAMPLES",
+    "CHECK_ODDS_EXAMPLES",
     "CONFLICT_EXAMPLES",
     "OUTCOME_EXAMPLES",
     "PARTY_EXAMPLES",
@@ -39,6 +40,12 @@ SWORD_FIGHT: dict[str, Any] = {
     "seed": 20240611,
 }
 
+# §2.1.2, §2.4: +3 against 12 succeeds on a die result of 10 to 20 — 11/20 on a d20.
+_KEEN_EYE: dict[str, Any] = {
+    "target": 12,
+    "qualities": [{"name": "Keen eye", "type": "intrinsic", "magnitude": 3}],
+}
+
 CHECK_EXAMPLES = [
     Example(
         summary="A sword fight with health at issue",
@@ -57,12 +64,44 @@ CHECK_EXAMPLES = [
         },
     ),
     Example(
+        summary="A check with its odds",
+        description="`with_odds`: the answer's `odds` is what `checkOdds` answers for "
+        "this body less `seed` and `with_odds`, before the roll.",
+        value={**_KEEN_EYE, "seed": 7, "with_odds": True},
+    ),
+    Example(
         summary="A Quick 10",
         description="Takes 10 instead of rolling (§2.5).",
         value={
             "target": 10,
             "quick10": True,
             "qualities": [{"name": "Librarian", "type": "experiential", "magnitude": 3}],
+        },
+    ),
+]
+
+CHECK_ODDS_EXAMPLES = [
+    Example(
+        summary="A d20 check, +3 against 12",
+        description="Success on 10 to 20 (11/20), stalemate on 9 (1/20); the same for "
+        "2d10, 3d6 and 4d6-4, with a held bullseye, a spent one and a Quick 10.",
+        value=_KEEN_EYE,
+    ),
+    Example(
+        summary="A sword fight with health at issue",
+        description="The `resolveCheck` example less its seed: who loses how much "
+        "(§3.2.2) and the condition health 30 of 42 may be left in; no Quick 10 (§2.5).",
+        value={key: value for key, value in SWORD_FIGHT.items() if key != "seed"},
+    ),
+    Example(
+        summary="A healer's check (§3.2.6)",
+        description="3d6 against 10 restoring a patient at 20 of 42: the points it may "
+        "restore and the patient's condition after.",
+        value={
+            "target": 10,
+            "dice": "3d6",
+            "qualities": [{"name": "Field medic", "type": "experiential", "magnitude": 2}],
+            "restoration": {"patient": {"name": "health", "current": 20, "maximum": 42}},
         },
     ),
 ]
@@ -282,6 +321,12 @@ BULLSEYE_PLAYS = (
                 path={"number": 1},
                 status=202,
             ),
+            # The GM's roll is its own: to Ana the GM's check is still a distribution.
+            PlayStep(
+                operation_id="conflictForecast",
+                role="ana",
+                shows={"/participants/0/basis": "hidden", "/winner/method": "simulation"},
+            ),
             PlayStep(
                 operation_id="submitRoundCheck",
                 example=SUBMIT_EXAMPLES[1],
@@ -326,6 +371,11 @@ BULLSEYE_PLAYS = (
                 operation_id="resolveRound",
                 example=ROUND_EXAMPLES[0],
                 shows={"/decided": True, "/winner": "opposition"},
+            ),
+            PlayStep(
+                operation_id="conflictForecast",
+                role="bo",
+                shows={"/this_round": None, "/winner/opposition/exact": "1/1"},
             ),
             PlayStep(operation_id="makeOutcomeCheck", example=OUTCOME_EXAMPLES[0]),
         ),

@@ -18,6 +18,7 @@ from service.rulesets.bullseye.api.examples import (
     BULLSEYE_PLAYS,
     CHARACTER_EXAMPLES,
     CHECK_EXAMPLES,
+    CHECK_ODDS_EXAMPLES,
     PARTY_EXAMPLES,
 )
 from service.rulesets.bullseye.api.problems import BULLSEYE_PROBLEMS
@@ -46,7 +47,7 @@ BULLSEYE = Ruleset(
     schema_prefix="",
     problems=BULLSEYE_PROBLEMS,
     tags=(
-        Tag(name="checks", description="Bullseye: stateless checks (§2)."),
+        Tag(name="checks", description="Bullseye: stateless checks (§2) and their exact odds."),
         Tag(name="characters", description="Bullseye: characters and their variants (§3.3, §7)."),
         Tag(name="conflicts", description="Bullseye: expanded conflicts (§4), state in Redis."),
         Tag(name="reference", description="Bullseye: conditions and narrative tables."),
@@ -57,6 +58,7 @@ BULLSEYE = Ruleset(
     examples={
         "resolveCheck": CHECK_EXAMPLES,
         "resolveCheckBatch": BATCH_EXAMPLES,
+        "checkOdds": CHECK_ODDS_EXAMPLES,
         "validateCharacter": CHARACTER_EXAMPLES,
         "validateParty": PARTY_EXAMPLES,
     },

@@ -9,9 +9,11 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Seed
-from service.kernel.dice import RandomSource, seeded
+from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
+from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.values import Value
+from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import (
     State,
@@ -48,6 +50,7 @@ __all__ = [
     "QUICK10_RESULT",
     "CheckRequest",
     "CheckResult",
+    "CheckShape",
     "DepletableAfter",
     "DepletableScore",
     "DepletionAtIssue",
@@ -58,8 +61,12 @@ __all__ = [
     "Restoration",
     "RestorationResult",
     "SuppliedRoll",
+    "affected_scores",
+    "check_refusals",
     "modifier_lines",
     "resolve_check",
+    "restored_current",
+    "restored_score",
     "roll_effort",
     "spend_bullseye",
 ]
@@ -112,8 +119,9 @@ class SuppliedRoll(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     faces: Annotated[tuple[Face, ...], Meta(min_length=1, max_length=4)]
 
 
-class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A check against a target (§2.1)."""
+class CheckShape(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A check against a target (§2.1) as it stands before the dice: what a check and its
+    odds (``check_odds``) share."""
 
     target: Target
     qualities: Annotated[tuple[Quality, ...], Meta(max_length=MAX_CHECK_QUALITIES)] = ()
@@ -123,10 +131,23 @@ class CheckRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True)
     restoration: Restoration | None = None
     dice: DiceKind = DiceKind.D20
     quick10: bool = False
-    roll: SuppliedRoll | None = None
-    seed: Seed | None = None
     bullseye: bool = False
     strict: bool = False
+
+
+class CheckRequest(CheckShape, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A check against a target (§2.1)."""
+
+    roll: SuppliedRoll | None = None
+    seed: Seed | None = None
+    receipt: ReceiptWanted = False
+    with_odds: Annotated[
+        bool,
+        Meta(
+            description="Also answer `odds`: the check's odds as they stood before the roll, "
+            "as `checkOdds` gives them for this body less `roll`, `seed` and `with_odds`."
+        ),
+    ] = False
 
 
 class DepletableAfter(Value, frozen=True, kw_only=True):
@@ -158,7 +179,7 @@ class RestorationResult(Value, frozen=True, kw_only=True):
 
 class CheckResult(Value, frozen=True, kw_only=True):
     """Everything a check produced, with every modifier explained; `restoration` is null
-    unless the request asked for one (§3.2.6)."""
+    unless the request asked for one (§3.2.6), `odds` unless it asked `with_odds`."""
 
     id: str
     dice: DiceKind
@@ -179,6 +200,8 @@ class CheckResult(Value, frozen=True, kw_only=True):
     depletion: DepletionResult | None
     warnings: tuple[Concern, ...]
     restoration: RestorationResult | None = None
+    odds: CheckOdds | None = None
+    receipt: Receipt = None
 
 
 # The three tables every check labels its numbers with, looked up once.
@@ -187,8 +210,11 @@ _TARGET_TABLE = TABLES[TableName.TARGET]
 _SPREAD_TABLE = TABLES[TableName.SPREAD]
 
 
-def _refusals(request: CheckRequest) -> list[Concern]:
-    """Everything that makes the check impossible as asked, whatever ``strict`` says."""
+def check_refusals(
+    request: CheckShape, roll: SuppliedRoll | None = None, seed: int | None = None
+) -> list[Concern]:
+    """Everything that makes the check impossible as asked, whatever ``strict`` says: the
+    check's own, and its odds' (which have no ``roll`` or ``seed``)."""
     concerns: list[Concern] = []
 
     def refuse(code: RuleCode, pointer: str, detail: str) -> None:
@@ -201,7 +227,7 @@ def _refusals(request: CheckRequest) -> list[Concern]:
                 "/quick10",
                 "A Quick 10 may not be used when a depletable quality is at issue (§2.5).",
             )
-        if request.roll is not None:
+        if roll is not None:
             refuse(
                 RuleCode.QUICK10_WITH_ROLL,
                 "/roll",
@@ -213,8 +239,8 @@ def _refusals(request: CheckRequest) -> list[Concern]:
                 "/bullseye",
                 "A bullseye replaces a rolled result (§7.2); a Quick 10 rolls nothing.",
             )
-    if request.roll is not None:
-        concerns.extend(supplied_roll_concerns(request.dice, request.roll.faces, request.seed, ""))
+    if roll is not None:
+        concerns.extend(supplied_roll_concerns(request.dice, roll.faces, seed, ""))
 
     seen: set[str] = set()
     for index, score in enumerate(request.depletable):
@@ -254,7 +280,7 @@ def _refusals(request: CheckRequest) -> list[Concern]:
     return concerns
 
 
-def _restoration_refusals(request: CheckRequest, restoration: Restoration) -> list[Concern]:
+def _restoration_refusals(request: CheckShape, restoration: Restoration) -> list[Concern]:
     """§3.2.6: one score to restore, the actor's own or a patient's who is not retired."""
     concerns: list[Concern] = []
     if request.depletion is not None:
@@ -327,20 +353,45 @@ def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]
     ]
 
 
+def affected_scores(request: CheckShape) -> tuple[DepletableScore, ...]:
+    """The actor's scores a check at issue depletes: those ``depletion.affects`` names, or
+    the one depletable score when it names none (§3.2.1, §7.6); none without a block."""
+    if request.depletion is None:
+        return ()
+    affected = {name.casefold() for name in request.depletion.affects}
+    return tuple(
+        score
+        for score in request.depletable
+        if score.name.casefold() in affected or (not affected and len(request.depletable) == 1)
+    )
+
+
+def restored_score(request: CheckShape) -> DepletableScore | None:
+    """The score a restoring check restores (§3.2.6): the patient's, or the actor's own
+    that ``restoration.depletable`` names; None without a restoration block."""
+    restoration = request.restoration
+    if restoration is None:
+        return None
+    if restoration.patient is not None:
+        return restoration.patient
+    wanted = (restoration.depletable or "").casefold()
+    return next(s for s in request.depletable if s.name.casefold() == wanted)
+
+
+def restored_current(score: DepletableScore, spread: int) -> int:
+    """§3.2.6: a success restores ``spread`` points, never above the maximum; a failure or
+    a stalemate restores nothing."""
+    return restore(score.maximum, score.current, spread) if spread > 0 else score.current
+
+
 def _depletion(request: CheckRequest, spread: int) -> DepletionResult | None:
     at_issue = request.depletion
     if at_issue is None:
         return None
     loser, amount = settle(spread, at_issue.actor, at_issue.opposition)
-    affected = {name.casefold() for name in at_issue.affects}
-    scores = [
-        score
-        for score in request.depletable
-        if score.name.casefold() in affected or (not affected and len(request.depletable) == 1)
-    ]
     lost = amount if loser is Loser.ACTOR else 0
     after = []
-    for score in scores:
+    for score in affected_scores(request):
         current = score.current - lost
         now = condition(score.maximum, current)
         after.append(
@@ -356,15 +407,10 @@ def _depletion(request: CheckRequest, spread: int) -> DepletionResult | None:
 
 
 def _restoration(request: CheckRequest, spread: int) -> RestorationResult | None:
-    """§3.2.6: a success restores ``spread`` points, never above the maximum; else none."""
-    restoration = request.restoration
-    if restoration is None:
-        return None
-    score = restoration.patient
+    score = restored_score(request)
     if score is None:
-        wanted = (restoration.depletable or "").casefold()
-        score = next(s for s in request.depletable if s.name.casefold() == wanted)
-    current = restore(score.maximum, score.current, spread) if spread > 0 else score.current
+        return None
+    current = restored_current(score, spread)
     now = condition(score.maximum, current)
     return RestorationResult(
         name=score.name,
@@ -426,10 +472,7 @@ def _die(
     """The faces shown and the die result they give (§2.1.2, §2.5, §7.1, §7.2)."""
     if quick10:
         return (), QUICK10_RESULT
-    if supplied is not None:
-        faces = supplied.faces
-    else:
-        faces = roll(dice, rng if seed is None else seeded(seed))
+    faces = supplied.faces if supplied is not None else roll(dice, with_seed(rng, seed))
     return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
 
 
@@ -485,7 +528,7 @@ def resolve_check(
     Raises:
         RulesError: the rules refuse the check; every reason is listed.
     """
-    if refusals := _refusals(request):
+    if refusals := check_refusals(request, request.roll, request.seed):
         raise RulesError.from_concerns(refusals)
     lines, warnings = modifier_lines(
         request.qualities,

@@ -13,7 +13,14 @@ from service.rulesets.bullseye.rules.checks import BULLSEYE_RESULT, QUICK10_RESU
 from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
 from service.rulesets.bullseye.rules.dice import DICE, DiceKind
 
-__all__ = ["LossWeights", "die_result_pmf", "loss_weights", "spread_pmf", "yield_pmf"]
+__all__ = [
+    "LossWeights",
+    "die_result_pmf",
+    "held_bullseye",
+    "loss_weights",
+    "spread_pmf",
+    "yield_pmf",
+]
 
 # (loser, amount) → weight over the spread's denominator
 LossWeights = dict[tuple[Loser, int], int]
@@ -32,6 +39,29 @@ def die_result_pmf(kind: DiceKind, *, quick10: bool = False, bullseye: bool = Fa
     if bullseye:
         return point(BULLSEYE_RESULT)
     return _DIE_RESULTS[kind]
+
+
+def held_bullseye(die_result: Pmf, spend_below: int) -> Pmf:
+    """The die result of a player holding a bullseye who spends it, after seeing the roll
+    (§7.2), on every result below ``spend_below``: that mass moves to 20, the rest stays.
+    Against a target ``T`` with total modifier ``M`` a roll fails to succeed below
+    ``T − M + 1``; a 20 is never worse than the roll it replaces (no §7.1 dice show more)."""
+    moved = sum(
+        weight
+        for index, weight in enumerate(die_result.weights)
+        if die_result.low + index < spend_below
+    )
+    if not moved:
+        return die_result
+    kept = {
+        die_result.low + index: weight
+        for index, weight in enumerate(die_result.weights)
+        if weight and die_result.low + index >= spend_below
+    }
+    kept[BULLSEYE_RESULT] = kept.get(BULLSEYE_RESULT, 0) + moved
+    low, high = min(kept), max(kept)
+    weights = tuple(kept.get(value, 0) for value in range(low, high + 1))
+    return Pmf(low, weights, die_result.denominator)
 
 
 def yield_pmf(die_result: Pmf, total_modifier: int) -> Pmf:

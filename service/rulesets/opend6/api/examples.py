@@ -41,6 +41,12 @@ ROLL_EXAMPLES = [
             "difficulty": {"kind": "number", "value": 30},
         },
     ),
+    Example(
+        summary="A roll and its odds in one call",
+        description="Lifting with a shovel, seeded, with `with_odds`: `odds` is the odds "
+        "operation's answer for the same body less the seed.",
+        value={**SHOVEL, "with_odds": True},
+    ),
 ]
 
 ODDS_EXAMPLES = [
@@ -90,6 +96,17 @@ OPPOSED_EXAMPLES = [
                 "base": {"type": "skill", "code": "2D+2"},
                 "faces": {"regular": [3], "wild": [4]},
             },
+        },
+    ),
+    Example(
+        summary="Sneaking past a guard, seeded, with its odds",
+        description="As the first example, with `with_odds`: `odds` is the opposed odds "
+        "operation's answer for both sides less their seeds.",
+        value={
+            "initiator": {**_SNEAK, "seed": 7},
+            "resister": {**_SEARCH, "seed": 8},
+            "modifiers": _DIM_LIGHT,
+            "with_odds": True,
         },
     ),
 ]

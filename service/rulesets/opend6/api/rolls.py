@@ -25,15 +25,18 @@ from service.rulesets.opend6.rules.initiative import (
     roll_initiative,
 )
 from service.rulesets.opend6.rules.odds_cost import opposed_odds_cost, roll_odds_cost
-from service.rulesets.opend6.rules.opposed import OpposedRequest, OpposedResult, resolve_opposed
+from service.rulesets.opend6.rules.opposed import OpposedRequest
 from service.rulesets.opend6.rules.roll_odds import (
     OddsAnswer,
+    OpposedAnswer,
     OpposedOddsAnswer,
     OpposedOddsRequest,
+    RollAnswer,
     opposed_roll_odds,
+    roll,
     roll_odds,
+    roll_opposed,
 )
-from service.rulesets.opend6.rules.rolls import RollResult, resolve_roll
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
 __all__ = ["InitiativeController", "OddsController", "OpposedController", "RollController"]
@@ -75,6 +78,9 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   the total meets it (D2; a resisting roll, `roller_is_initiator: false`, must beat it).
   `result_points` = total − difficulty; `related_skill_modifier` ±max(1, ⌈|rp|/2⌉) for a
   later related roll (D10); an `attack` that succeeds earns `damage_bonus` ⌈rp/5⌉.
+* **Odds in the same call**: `with_odds: true` adds `odds`, exactly what `openD6RollOdds`
+  answers for the same body less `faces` and `seed` (null when not asked, and then no
+  odds work is done).
 """
 
 
@@ -97,9 +103,9 @@ class RollController(Controller):
     )
     def roll(
         self, data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
-    ) -> RollResult:
+    ) -> RollAnswer:
         """Roll once."""
-        return resolve_roll(data, rng, new_id())
+        return roll(data, rng, new_id())
 
 
 class OpposedController(Controller):
@@ -118,7 +124,9 @@ class OpposedController(Controller):
         "handicap); the initiator wins when it is 0 or more (ties go to the initiator). "
         "`result_points` is the margin, from the initiator's side; an initiating `attack` "
         "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
-        "`/initiator` or `/resister`.",
+        "`/initiator` or `/resister`. `with_odds: true` adds `odds`, exactly what "
+        "`openD6OpposedOdds` answers for both sides less their `faces` and `seed` (null "
+        "when not asked).",
         dto=StrictJson[OpposedRequest],
         return_dto=None,
         status_code=200,
@@ -127,9 +135,9 @@ class OpposedController(Controller):
     )
     def opposed(
         self, data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)], rng: ServerDice
-    ) -> OpposedResult:
+    ) -> OpposedAnswer:
         """Roll both sides."""
-        return resolve_opposed(data, rng, new_id())
+        return roll_opposed(data, rng, new_id())
 
 
 class InitiativeController(Controller):
@@ -170,21 +178,25 @@ _ODDS_DESCRIPTION = """\
 The exact odds of a roll before it is made — the `openD6Roll` body less `faces` and `seed`
 (Character Points before and after are pooled). Computed as fractions, never simulated:
 the Wild Die and each Character Point die explode without bound, and the service sums that
-infinite series exactly (docs/opend6.md, "How the odds are computed").
+infinite series exactly (docs/opend6.md, "How the odds are computed"). Every probability
+comes as `exact`, a reduced fraction (`"767/1296"`; long shots have long ones), and `p`,
+the same rounded to 12 decimals.
 
-* `odds.distribution`: P(total = t) under the roll's `critical_failure` option (default
-  `cancel_highest`, D5), listed up to the first total T with P(total > T) ≤ 10⁻¹²;
-  `odds.tail` is the exact rest, so the listing and the tail sum to exactly 1.
-  Totals no roll can make are left out.
-* `odds.mean`, `odds.p_critical_success` and `odds.p_critical_failure` (1/6 each).
+* `odds.distribution`: each total with `p` and `exact`, under the roll's `critical_failure`
+  option (default `cancel_highest`, D5), listed up to the first total T with P(total > T) ≤
+  10⁻¹²; `odds.tail` (`above`: T) is the exact rest, so the listing and the tail sum to
+  exactly 1. Totals no roll can make are left out.
+* `odds.mean` (12 decimals) and `odds.mean_exact` (a fraction); `odds.p_critical_success`
+  and `odds.p_critical_failure` (1/6 each).
 * `odds.p_success` under each option (`cancel_highest`, `complication`), against the
   resolved `difficulty` (a resisting roll must beat it, D2). `p_success_with_complication`
   is the chance of succeeding under `complication` with the Wild Die's first toss a 1.
-  No difficulty: both are null; an `automatic` one: 1.
+  No difficulty: both are null; an `automatic` one: 1 (and 0).
 * `wild_die_only` instead of `odds` for a Wild-Die-only difficulty: 1/6, 2/3, 1/6 (D14).
 
-Probabilities are rounded to 12 decimals. Cheap enough to call on every keystroke: a 30D
-code with five Character Point dice takes about 3 ms the first time, under 1 ms after.
+Cheap enough to call on every keystroke: a 30D code with five Character Point dice takes
+a few ms the first time, well under 1 ms after; the largest (120D, 20 Character Point
+dice) tens of ms the first time.
 """
 
 
@@ -217,10 +229,13 @@ class OddsController(Controller):
         "/opposed/odds",
         operation_id="openD6OpposedOdds",
         summary="Exact odds of an opposed roll",
-        description="P(initiator wins) = Σ over the resister's totals b of P(B = b) · P(A ≥ "
-        "b + the initiator's handicap − the resister's) (D17; ties to the initiator), summed "
-        "over the resister's listing; `max_error` is the mass cut off beyond it "
-        "(≤ 10⁻¹²). Each side is an `openD6RollOdds` body without a difficulty.",
+        description="`odds.p_initiator_wins` = P(A − B ≥ the initiator's handicap − the "
+        "resister's) (D17; ties to the initiator, D2), with A and B the two totals, pips "
+        "included, each under its own `critical_failure` option: `exact` (a reduced "
+        "fraction) and `p` (12 decimals). Exact, not a truncated sum: each total is a "
+        "mixture of (6 × the explosions of its exploding dice + a finite part), so the "
+        'chance is a finite sum of closed forms (docs/opend6.md, "How the odds are '
+        'computed"). Each side is an `openD6RollOdds` body without a difficulty.',
         dto=StrictJson[OpposedOddsRequest],
         return_dto=None,
         status_code=200,

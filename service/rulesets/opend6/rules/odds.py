@@ -5,17 +5,22 @@ A roll here is its dice and nothing else: ``regular`` d6s, one Wild Die, ``cp_di
 Character Point dice and ``pips`` (the code's pips, bonuses, related-skill modifiers:
 whatever adds a fixed amount). The Wild Die and every CP die explode on a 6 (``6X + R``);
 an initial 1 on the Wild Die is a Critical Failure, a CP die's 1 is plain. Under the
-GM's option `cancel_highest` (D4, D5) that roll loses the Wild Die and its highest
-regular die (none when there is none), the pips and CP dice stay; under `complication`
-everything counts. So, with ``Pc`` the complication distribution and ``m = 1 + cp_dice``
-exploding dice::
+GM's option `complication` everything counts: ``Reg + Wild + ΣCP``, one
+:class:`~service.kernel.exact.ExplodingSum` of ``m = 1 + cp_dice`` exploding dice. Under
+`cancel_highest` (D4, D5) a first 1 takes away the Wild Die and the highest regular die
+(none when there is none), the pips and CP dice stay; so the total is a *mixture* over the
+Wild Die's first toss ``f``:
 
-    P_cancel(t) = Pc(t) − ⅙·P(Reg + 1 + ΣCP + pips = t) + ⅙·P(Reg − max + ΣCP + pips = t)
+* ``f`` = 1…5 (⅚): ``ΣCP`` plus, given ``f``, ``Reg + f`` for 2…5 (⅘) or ``Reg − max`` for
+  1 (⅕): ``cp_dice`` exploding dice over that finite part;
+* ``f`` = 6 (⅙): ``Reg + 6 + Wild' + ΣCP``, a fresh Wild Die ``Wild'``: ``m`` exploding
+  dice over ``Reg + 6``.
 
-Each term is ``6·J + (finite part)`` with ``J`` negative binomial (service.kernel.exact),
-so every probability is a finite sum of Fractions: nothing is simulated, nothing
-rounded until the answer's 12 decimals. Work is cached per ``(regular, cp_dice,
-option)``; pips only shift a total and a difficulty only reads a cumulative sum.
+Each part is ``6·J + (finite part)`` with ``J`` negative binomial (service.kernel.exact),
+so a point, a prefix and ``P(total ≥ t)`` are finite sums, and so is ``P(A ≥ B + s)`` of
+two rolls (:func:`~service.kernel.exact.mixture_difference_at_least`): nothing is
+simulated, nothing rounded until the answer's 12 decimals. Work is cached per
+``(regular, cp_dice)``; pips only shift a total and a difficulty only reads a cumulative sum.
 """
 
 from __future__ import annotations
@@ -23,15 +28,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Annotated
 
+from msgspec import Meta
+
+from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
 from service.kernel.exact import (
     ExplodingSum,
     Pmf,
     combine,
+    convolve,
     exploding,
     explosions_at_least,
+    fraction_text,
     highest_of,
     mean,
+    mixture_difference_at_least,
     shift,
     sum_of,
     sum_without_highest,
@@ -62,9 +74,19 @@ __all__ = [
 ]
 
 SIDES = 6
-DECIMALS = 12
 LISTING_CUTOFF = Fraction(1, 10**12)  # the listing stops once P(total > T) ≤ this
 SIXTH = Fraction(1, SIDES)
+
+MeanExact = Annotated[
+    str,
+    Meta(
+        pattern=r"^-?(0|[1-9][0-9]{0,199})/[1-9][0-9]{0,199}$",
+        max_length=402,
+        description="An expected total as a reduced fraction, numerator/denominator (the "
+        "sign on the numerator).",
+        examples=["7409/720"],
+    ),
+]
 
 
 class RollDice(Value, frozen=True, kw_only=True):
@@ -80,28 +102,30 @@ class RollDice(Value, frozen=True, kw_only=True):
 
 
 class TotalOdds(Value, frozen=True, kw_only=True):
-    """One total and its probability (12 decimals)."""
+    """One total and its probability."""
 
     total: int
-    probability: float
+    p: Probability
+    exact: Exact
 
 
 class TailOdds(Value, frozen=True, kw_only=True):
     """Everything past the listing: ``P(total > above)``, at most 10⁻¹²."""
 
     above: int
-    probability: float
+    p: Probability
+    exact: Exact
 
 
 class SuccessOdds(Value, frozen=True, kw_only=True):
     """``P(total ≥ difficulty)`` under each Critical Failure option (D2, D5)."""
 
-    cancel_highest: float
-    complication: float
+    cancel_highest: Chance
+    complication: Chance
 
 
 class RollOdds(Value, frozen=True, kw_only=True):
-    """The odds answer of one roll (12 decimals).
+    """The odds answer of one roll, every probability exact (`exact`) and to 12 decimals (`p`).
 
     ``distribution`` and ``mean`` are those of the roll's own ``critical_failure`` option
     (default `cancel_highest`, D5); totals of probability 0 are left out (1D under
@@ -112,28 +136,27 @@ class RollOdds(Value, frozen=True, kw_only=True):
 
     distribution: tuple[TotalOdds, ...]
     tail: TailOdds
-    mean: float
-    p_critical_success: float
-    p_critical_failure: float
+    mean: Annotated[float, Meta(description="The expected total, to 12 decimals.")]
+    mean_exact: MeanExact
+    p_critical_success: Chance
+    p_critical_failure: Chance
     p_success: SuccessOdds | None = None
-    p_success_with_complication: float | None = None
+    p_success_with_complication: Chance | None = None
 
 
 class WildDieOnlyOdds(Value, frozen=True, kw_only=True):
     """Wild Die Only (D14): one toss, no explosion: 6, 1 (a success with a complication),
     anything else."""
 
-    critical_success: float
-    success: float
-    complication: float
+    critical_success: Chance
+    success: Chance
+    complication: Chance
 
 
 class OpposedOdds(Value, frozen=True, kw_only=True):
-    """``p_initiator_wins`` sums over the resister's totals up to its listing cut-off, so
-    the true chance lies in ``[p_initiator_wins, p_initiator_wins + max_error]``."""
+    """The initiator's chance to win, ties included (D2): exact, no series cut off."""
 
-    p_initiator_wins: float
-    max_error: float
+    p_initiator_wins: Chance
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +187,9 @@ class ExactWildDieOnlyOdds:
 
 @dataclass(frozen=True, slots=True)
 class ExactOpposedOdds:
-    """:class:`OpposedOdds` as Fractions."""
+    """:class:`OpposedOdds` as a Fraction."""
 
     p_initiator_wins: Fraction
-    max_error: Fraction
 
 
 def exact_odds(dice: RollDice, difficulty: int | None = None) -> ExactRollOdds:
@@ -184,7 +206,9 @@ def exact_odds(dice: RollDice, difficulty: int | None = None) -> ExactRollOdds:
         needed = difficulty - dice.pips
         cancel = model.at_least(CriticalFailure.CANCEL_HIGHEST, needed)
         complication = model.at_least(CriticalFailure.COMPLICATION, needed)
-        with_complication = SIXTH * model.wild_one.probability_at_least(needed)
+        with_complication = SIXTH * _wild_one(dice.regular, dice.cp_dice).probability_at_least(
+            needed
+        )
     return ExactRollOdds(
         distribution=shift(listed, dice.pips),
         tail_above=above + dice.pips,
@@ -199,33 +223,31 @@ def exact_odds(dice: RollDice, difficulty: int | None = None) -> ExactRollOdds:
 
 
 def odds(dice: RollDice, difficulty: int | None = None) -> RollOdds:
-    """:func:`exact_odds`, rounded to 12 decimals for the answer."""
+    """:func:`exact_odds` in the answer's shape: each probability exact and to 12 decimals."""
     exact = exact_odds(dice, difficulty)
-    listed = exact.distribution
+    rows = _rows(dice.regular, dice.cp_dice, CriticalFailure(dice.critical_failure))
     distribution = tuple(
-        TotalOdds(
-            total=listed.low + index, probability=round(weight / listed.denominator, DECIMALS)
-        )
-        for index, weight in enumerate(listed.weights)
-        if weight
+        TotalOdds(total=total + dice.pips, p=p, exact=text) for total, p, text in rows
     )
+    tail_p, tail_exact = fraction_of(exact.tail)
     p_success = None
     if exact.p_success_cancel_highest is not None and exact.p_success_complication is not None:
         p_success = SuccessOdds(
-            cancel_highest=_rounded(exact.p_success_cancel_highest),
-            complication=_rounded(exact.p_success_complication),
+            cancel_highest=chance(exact.p_success_cancel_highest),
+            complication=chance(exact.p_success_complication),
         )
     with_complication = exact.p_success_with_complication
     return RollOdds(
         distribution=distribution,
-        tail=TailOdds(above=exact.tail_above, probability=_rounded(exact.tail)),
-        mean=_rounded(exact.mean),
-        p_critical_success=_rounded(exact.p_critical_success),
-        p_critical_failure=_rounded(exact.p_critical_failure),
+        tail=TailOdds(above=exact.tail_above, p=tail_p, exact=tail_exact),
+        mean=_decimal(exact.mean),
+        mean_exact=fraction_text(exact.mean),
+        p_critical_success=chance(exact.p_critical_success),
+        p_critical_failure=chance(exact.p_critical_failure),
         p_success=p_success,
         p_success_with_complication=None
         if with_complication is None
-        else _rounded(with_complication),
+        else chance(with_complication),
     )
 
 
@@ -235,12 +257,12 @@ def exact_wild_die_only_odds() -> ExactWildDieOnlyOdds:
 
 
 def wild_die_only_odds() -> WildDieOnlyOdds:
-    """:func:`exact_wild_die_only_odds`, rounded to 12 decimals."""
+    """:func:`exact_wild_die_only_odds` in the answer's shape."""
     exact = exact_wild_die_only_odds()
     return WildDieOnlyOdds(
-        critical_success=_rounded(exact.critical_success),
-        success=_rounded(exact.success),
-        complication=_rounded(exact.complication),
+        critical_success=chance(exact.critical_success),
+        success=chance(exact.success),
+        complication=chance(exact.complication),
     )
 
 
@@ -249,36 +271,26 @@ def exact_opposed_odds(
 ) -> ExactOpposedOdds:
     """The initiator A wins iff ``A ≥ B + shift_by`` ("Opposed Difficulties": ties to the
     initiator), ``shift_by = (uA + mA) − (uB + mB)``, each side's unskilled and difficulty
-    modifiers (D17). ``Σ_b P(B = b)·P(A ≥ b + shift_by)`` over the resister's listed
-    totals; ``max_error`` is the resister's tail past its listing.
+    modifiers (D17). On dice alone (pips off both sides) that is ``A0 − B0 ≥ need``, a
+    difference of two mixtures of exploding sums: exact, whatever the pools and the shift.
     """
-    resisted, above, tail = _listing(
-        resister.regular, resister.cp_dice, CriticalFailure(resister.critical_failure)
-    )
-    # On dice alone (pips off both sides): A0 ≥ B0 + need.
     need = shift_by + resister.pips - initiator.pips
-    through = above + need - 1  # the highest A0 whose cumulative chance is read
-    initiating = _prefix(
-        initiator.regular, initiator.cp_dice, CriticalFailure(initiator.critical_failure), through
+    wins = _opposed(
+        initiator.regular,
+        initiator.cp_dice,
+        CriticalFailure(initiator.critical_failure),
+        resister.regular,
+        resister.cp_dice,
+        CriticalFailure(resister.critical_failure),
+        need,
     )
-    cumulative = [0]
-    for weight in initiating.weights:
-        cumulative.append(cumulative[-1] + weight)
-    whole_a = initiating.denominator  # P(A0 ≥ x) = (whole_a − Σ_{a<x} weight) / whole_a
-    numerator = 0
-    for index, weight in enumerate(resisted.weights):
-        if weight:
-            fewer = resisted.low + index + need - initiating.low  # how many A0 values lie below
-            numerator += weight * (whole_a - cumulative[max(0, min(fewer, len(cumulative) - 1))])
-    wins = Fraction(numerator, resisted.denominator * whole_a)
-    return ExactOpposedOdds(p_initiator_wins=wins, max_error=tail)
+    return ExactOpposedOdds(p_initiator_wins=wins)
 
 
 def opposed_odds(initiator: RollDice, resister: RollDice, shift_by: int = 0) -> OpposedOdds:
-    """:func:`exact_opposed_odds`, rounded to 12 decimals."""
-    exact = exact_opposed_odds(initiator, resister, shift_by)
+    """:func:`exact_opposed_odds` in the answer's shape."""
     return OpposedOdds(
-        p_initiator_wins=_rounded(exact.p_initiator_wins), max_error=_rounded(exact.max_error)
+        p_initiator_wins=chance(exact_opposed_odds(initiator, resister, shift_by).p_initiator_wins)
     )
 
 
@@ -293,39 +305,34 @@ def total_prefix(dice: RollDice, through: int) -> Pmf:
 
 @dataclass(frozen=True, slots=True)
 class _Model:
-    """The three unbounded distributions the formula combines (pips left out):
-    ``complication`` Reg + Wild + ΣCP; ``wild_one`` Reg + 1 + ΣCP, the Critical Failure
-    branch as it counts under `complication`; ``cancelled`` Reg − max + ΣCP, the same
-    branch under `cancel_highest`."""
+    """A roll's total (pips left out) under each option, as weighted exploding sums:
+    ``complication`` Reg + Wild + ΣCP; ``cancel_highest`` the mixture over the Wild Die's
+    first toss (module docstring). ``regular_sum`` is Reg, the regular dice alone."""
 
     regular: int
+    regular_sum: Pmf
     complication: ExplodingSum
-    wild_one: ExplodingSum
-    cancelled: ExplodingSum
+    cancel_highest: tuple[tuple[Fraction, ExplodingSum], ...]
+
+    def parts(self, option: CriticalFailure) -> tuple[tuple[Fraction, ExplodingSum], ...]:
+        """The total under ``option``: ``(weight, exploding sum)`` pairs, weights summing to 1."""
+        if option == CriticalFailure.COMPLICATION:
+            return ((Fraction(1), self.complication),)
+        return self.cancel_highest
 
     def at_least(self, option: CriticalFailure, threshold: int) -> Fraction:
         """``P(total ≥ threshold)`` under ``option``, exactly."""
-        chance = self.complication.probability_at_least(threshold)
-        if option == CriticalFailure.COMPLICATION:
-            return chance
-        return (
-            chance
-            - SIXTH * self.wild_one.probability_at_least(threshold)
-            + SIXTH * self.cancelled.probability_at_least(threshold)
+        return sum(
+            (weight * part.probability_at_least(threshold) for weight, part in self.parts(option)),
+            Fraction(0),
         )
 
     def prefix(self, option: CriticalFailure, through: int) -> Pmf:
         """Every total ≤ ``through`` under ``option``."""
-        whole = self.complication.prefix(through)
-        if option == CriticalFailure.COMPLICATION:
-            return whole
-        return combine(
-            (
-                (1, whole),
-                (-SIXTH, self.wild_one.prefix(through)),
-                (SIXTH, self.cancelled.prefix(through)),
-            )
-        )
+        parts = self.parts(option)
+        if len(parts) == 1:
+            return parts[0][1].prefix(through)
+        return combine((weight, part.prefix(through)) for weight, part in parts)
 
     def mean(self, option: CriticalFailure) -> Fraction:
         """Closed form: ``7/2·r + 21/5·m``, less ``⅙·(1 + E[max of r dice])`` under
@@ -344,12 +351,31 @@ def _model(regular: int, cp_dice: int) -> _Model:
     if regular < 0 or cp_dice < 0:
         raise ValueError("a roll has no negative number of dice")
     reg = sum_of(uniform(1, SIDES), regular)
+    # The Wild Die's first toss f = 1…5, given that: Reg + f for 2…5, Reg − max for 1 (D4).
+    stopped = combine(
+        (
+            (Fraction(4, 5), convolve(reg, uniform(2, SIDES - 1))),
+            (Fraction(1, 5), sum_without_highest(SIDES, regular)),
+        )
+    )
+    complication = exploding(SIDES, 1 + cp_dice, reg)
     return _Model(
         regular=regular,
-        complication=exploding(SIDES, 1 + cp_dice, reg),
-        wild_one=exploding(SIDES, cp_dice, shift(reg, 1)),
-        cancelled=exploding(SIDES, cp_dice, sum_without_highest(SIDES, regular)),
+        regular_sum=reg,
+        complication=complication,
+        cancel_highest=(
+            (Fraction(5, 6), exploding(SIDES, cp_dice, stopped)),
+            # f = 6: it counts and a fresh Wild Die follows, the same m exploding dice.
+            (SIXTH, ExplodingSum(SIDES, complication.count, shift(complication.base, SIDES))),
+        ),
     )
+
+
+@lru_cache(maxsize=128)
+def _wild_one(regular: int, cp_dice: int) -> ExplodingSum:
+    """Reg + 1 + ΣCP: the Critical Failure branch as it counts under `complication`, for
+    ``p_success_with_complication`` (opposed odds never need it)."""
+    return exploding(SIDES, cp_dice, shift(_model(regular, cp_dice).regular_sum, 1))
 
 
 @lru_cache(maxsize=128)
@@ -383,6 +409,32 @@ def _prefix(regular: int, cp_dice: int, option: CriticalFailure, through: int) -
     return _model(regular, cp_dice).prefix(option, through)
 
 
-def _rounded(value: Fraction) -> float:
+@lru_cache(maxsize=256)
+def _opposed(
+    regular_a: int,
+    cp_a: int,
+    option_a: CriticalFailure,
+    regular_b: int,
+    cp_b: int,
+    option_b: CriticalFailure,
+    need: int,
+) -> Fraction:
+    """``P(A0 − B0 ≥ need)`` on dice alone (pips off both sides)."""
+    return mixture_difference_at_least(
+        _model(regular_a, cp_a).parts(option_a), _model(regular_b, cp_b).parts(option_b), need
+    )
+
+
+@lru_cache(maxsize=128)
+def _rows(
+    regular: int, cp_dice: int, option: CriticalFailure
+) -> tuple[tuple[int, float, str], ...]:
+    """The listing as ``(total, p, exact)`` (pips left out): reducing and writing out a few
+    hundred long fractions is most of a warm answer's work, so it is done once."""
+    listed, _, _ = _listing(regular, cp_dice, option)
+    return tuple((total, *fraction_of(p)) for total, p in listed.items())
+
+
+def _decimal(value: Fraction) -> float:
     """A Fraction to a float (correctly rounded by int division), then to 12 decimals."""
-    return round(value.numerator / value.denominator, DECIMALS)
+    return round(value.numerator / value.denominator, 12)

@@ -16,6 +16,7 @@ from service.rulesets.opend6.rules.spec import (
     RollRequest,
     RollSpec,
     UntrainedBase,
+    WithOdds,
 )
 
 __all__ = [
@@ -42,6 +43,7 @@ class OpposedRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     initiator: RollSpec
     resister: RollSpec
     modifiers: OpposedModifiers = OpposedModifiers()
+    with_odds: WithOdds = False
 
 
 class OpposedSide(Value, frozen=True, kw_only=True):

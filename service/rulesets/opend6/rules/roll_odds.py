@@ -1,10 +1,15 @@
 """The odds of a roll before it is made: the rolled code and difficulty of the request,
-the exact distribution of :mod:`service.rulesets.opend6.rules.odds`."""
+the exact distribution of :mod:`service.rulesets.opend6.rules.odds`; and a roll or an
+opposed roll that asks for its odds in the same call (`with_odds`)."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import msgspec
 
+from service.kernel.chance import chance
+from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
@@ -18,12 +23,24 @@ from service.rulesets.opend6.rules.odds import (
     opposed_odds,
     wild_die_only_odds,
 )
-from service.rulesets.opend6.rules.opposed import OpposedModifiers, handicap
+from service.rulesets.opend6.rules.opposed import (
+    OpposedModifiers,
+    OpposedRequest,
+    OpposedResult,
+    handicap,
+    resolve_opposed,
+)
 from service.rulesets.opend6.rules.rolled_code import rolled_code
-from service.rulesets.opend6.rules.rolls import points_concerns, related_skill_modifier
+from service.rulesets.opend6.rules.rolls import (
+    RollResult,
+    points_concerns,
+    related_skill_modifier,
+    resolve_roll,
+)
 from service.rulesets.opend6.rules.spec import (
     Level,
     OddsRequest,
+    RollRequest,
     RollShape,
     StandardDifficulty,
     WildDieOnlyDifficulty,
@@ -31,10 +48,15 @@ from service.rulesets.opend6.rules.spec import (
 
 __all__ = [
     "OddsAnswer",
+    "OpposedAnswer",
     "OpposedOddsAnswer",
     "OpposedOddsRequest",
+    "RollAnswer",
     "opposed_roll_odds",
+    "roll",
+    "roll_dice",
     "roll_odds",
+    "roll_opposed",
 ]
 
 
@@ -60,15 +82,19 @@ class OpposedOddsRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 class OpposedOddsAnswer(Value, frozen=True, kw_only=True):
-    """The initiator's chance to win (ties are its own, D2), and the most the listing's
-    cut-off can make it wrong by."""
+    """The initiator's chance to win (ties are its own, D2), exactly."""
 
     initiator_code: str
     resister_code: str
     odds: OpposedOdds
 
 
-def _dice(shape: RollShape) -> tuple[str, RollDice]:
+def roll_dice(shape: RollShape) -> tuple[str, RollDice]:
+    """The rolled code's text and the dice its odds see (Character Points pooled).
+
+    Raises:
+        RulesError: the code cannot be rolled (zero dice, too many, negative adds).
+    """
     code = rolled_code(shape)
     related = sum(related_skill_modifier(item.result_points) for item in shape.related)
     cp = shape.character_points.before + shape.character_points.after
@@ -89,7 +115,7 @@ def roll_odds(request: OddsRequest) -> OddsAnswer:
     """
     concerns = points_concerns(request)
     try:
-        text, dice = _dice(request)
+        text, dice = roll_dice(request)
     except RulesError as error:
         raise RulesError.from_concerns([*concerns, *error.concerns]) from None
     difficulty = resolve_difficulty(request, concerns)
@@ -115,20 +141,24 @@ def roll_odds(request: OddsRequest) -> OddsAnswer:
     ):  # nothing is rolled: success, whatever the dice would show
         computed = msgspec.structs.replace(
             computed,
-            p_success=SuccessOdds(cancel_highest=1.0, complication=1.0),
-            p_success_with_complication=0.0,
+            p_success=SuccessOdds(cancel_highest=chance(1), complication=chance(1)),
+            p_success_with_complication=chance(0),
         )
     return msgspec.structs.replace(answer, odds=computed)
 
 
 def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
-    """P(initiator wins) = Σ_b P(B = b)·P(A ≥ b + uA + mA − uB − mB) (D17), exact up to the
-    resister's listing cut-off (``max_error``)."""
+    """P(initiator wins) = P(A − B ≥ uA + mA − uB − mB) (D17; ties to the initiator),
+    exactly (:func:`~service.rulesets.opend6.rules.odds.exact_opposed_odds`).
+
+    Raises:
+        RulesError: what would refuse either roll (pointers under /initiator, /resister).
+    """
     sides = []
     for name, shape in (("initiator", request.initiator), ("resister", request.resister)):
         concerns = points_concerns(shape)
         try:
-            sides.append(_dice(shape))
+            sides.append(roll_dice(shape))
         except RulesError as error:
             concerns.extend(error.concerns)
         if concerns:
@@ -142,3 +172,61 @@ def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
         resister_code=second_text,
         odds=opposed_odds(first, second, shift),
     )
+
+
+class RollAnswer(RollResult, frozen=True, kw_only=True):
+    """A roll, and its odds when the request asked for them (`with_odds`; else null)."""
+
+    odds: OddsAnswer | None
+
+
+class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
+    """An opposed roll, and its odds when the request asked for them (`with_odds`; else
+    null)."""
+
+    odds: OpposedOddsAnswer | None
+
+
+def roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollAnswer:
+    """:func:`~service.rulesets.opend6.rules.rolls.resolve_roll`, with
+    :func:`roll_odds` of the same body (less its dice) when ``with_odds``; no odds work
+    otherwise.
+
+    Raises:
+        RulesError: the roll is refused (its odds would be refused alike).
+    """
+    result = resolve_roll(request, rng, roll_id)
+    odds_answer = roll_odds(_shape_of(request, OddsRequest)) if request.with_odds else None
+    return RollAnswer(**_fields_of(result, RollResult), odds=odds_answer)
+
+
+def roll_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) -> OpposedAnswer:
+    """:func:`~service.rulesets.opend6.rules.opposed.resolve_opposed`, with
+    :func:`opposed_roll_odds` of the same sides (less their dice) when ``with_odds``.
+
+    Raises:
+        RulesError: either roll is refused (pointers under /initiator or /resister).
+    """
+    result = resolve_opposed(request, rng, roll_id)
+    odds_answer = None
+    if request.with_odds:
+        odds_answer = opposed_roll_odds(
+            OpposedOddsRequest(
+                initiator=_shape_of(request.initiator, RollShape),
+                resister=_shape_of(request.resister, RollShape),
+                modifiers=request.modifiers,
+            )
+        )
+    return OpposedAnswer(**_fields_of(result, OpposedResult), odds=odds_answer)
+
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def _shape_of(value: msgspec.Struct, shape: type[S]) -> S:
+    """``value``'s fields that ``shape`` has (a roll less its dice)."""
+    return shape(**_fields_of(value, shape))
+
+
+def _fields_of(value: msgspec.Struct, kind: type[msgspec.Struct]) -> dict[str, Any]:
+    return {name: getattr(value, name) for name in kind.__struct_fields__}

@@ -52,6 +52,7 @@ __all__ = [
     "TaskTime",
     "UntrainedBase",
     "WildDieOnlyDifficulty",
+    "WithOdds",
     "cp_limit",
     "cp_limit_text",
 ]
@@ -348,10 +349,20 @@ class DifficultyKind(StrEnum):
     WILD_DIE_ONLY = "wild_die_only"
 
 
+WithOdds = Annotated[
+    bool,
+    Meta(
+        description="Also answer the roll's exact odds in `odds`, as its odds operation "
+        "would for the same body less the dice (`faces`, `seed`); null when false."
+    ),
+]
+
+
 class RollRequest(RollSpec, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A roll, and the difficulty it is made against (none: the total alone)."""
 
     difficulty: Difficulty | None = None
+    with_odds: WithOdds = False
 
 
 class OddsRequest(RollShape, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -37,12 +37,19 @@ GAMBLE_EXAMPLES = [
         description='"Step 3: Going for It": failure accepted, nothing rolled (D9).',
         value={"actions": [{"difficulty": "overwhelming"}], "decline": True},
     ),
+    Example(
+        summary="With its odds in the same call",
+        description="`with_odds`: a Common, seeded; the answer's `odds` are the odds "
+        "route's for it (success 14596615/16777216 ≈ 0.870; the seed prints 84 %).",
+        value={"actions": [{"difficulty": "common"}], "seed": 7, "with_odds": True},
+    ),
 ]
 
 ODDS_EXAMPLES = [
     Example(
         summary="Two commons with a 3 WP bet",
-        description="744158980/1073741824 ≈ 0.693 success; the seed prints 66 % (row (2,2)).",
+        description="744158980/1073741824 (186039745/268435456 reduced) ≈ 0.693 success; "
+        "the seed prints 66 % (row (2,2)).",
         value={"actions": [{"difficulty": "common"}, {"difficulty": "common"}], "wp_bet": 3},
     ),
     Example(

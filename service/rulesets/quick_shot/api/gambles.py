@@ -17,9 +17,9 @@ from service.rulesets.quick_shot.rules.gambles import (
     QuickShotGambleRequest,
     QuickShotGambleResult,
     QuickShotOddsRequest,
-    resolve_gamble,
 )
-from service.rulesets.quick_shot.rules.odds import QuickShotOddsAnswer, gamble_odds
+from service.rulesets.quick_shot.rules.odds import gamble_odds, gamble_with_odds
+from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
 from service.rulesets.quick_shot.rules.odds_cost import gamble_odds_cost
 
 __all__ = ["GambleController"]
@@ -60,6 +60,12 @@ are the table's dice, base dice first, then the WP dice, exactly as many as the 
 (422 `faces-missing` with `missing`, `faces-extra` with `extra`; with `seed`:
 `faces-and-seed`). Refusals come all at once, in that order. Sending the answer's
 `faces` back replays the gamble.
+
+**Odds in the same call**: `with_odds: true` adds `odds`, exactly what
+`quickShotGambleOdds` answers for this gamble's actions, bet and TN: the odds before the
+dice, never conditioned on them — a declined gamble's too, the odds a player weighs at
+"Step 3: Going for It". The gamble's refusals come first, all at once, as without the
+flag. Without it `odds` is null and nothing is computed.
 """
 
 _ODDS_DESCRIPTION = """\
@@ -69,8 +75,9 @@ for It" — for the `quickShotGamble` body without `faces`, `seed`, `decline` or
 
 Every pool the 8, 9 or 10 d8s can show is counted with its multinomial weight — by how
 many dice show a 1, a junk face or a good one and how the good dice match, never
-simulated — so each probability is a whole number of 8^dice_count: `exact` is that
-fraction unreduced (`"14596615/16777216"`, a Common) and `p` it to 12 decimals.
+simulated — so each probability is a whole number of 8^dice_count. Like every game's
+odds, each is `{p, exact}`: `exact` the fraction reduced (a Common: 14596615/16777216,
+already in lowest terms; its critical success `"1662535/8388608"`), `p` it to 12 decimals.
 `success` is every action succeeding (D4), `critical` two or more 1s,
 `critical_success`/`critical_failure` the two together; `actions` each action's success
 under the list-order rule (D3), on effective levels (team work, D6).
@@ -79,6 +86,8 @@ under the list-order rule (D3), on effective levels (team work, D6).
 "Multiple Effects: Multi-Actions" by levels at no bet; the difficulty table first) at TN
 5, null off the tables. The dice model is a reconstruction (D2): read as floors, the
 printed whole percents lie within `tolerance_pp` (4) of these odds.
+
+`quickShotGamble` with `with_odds: true` answers these same odds beside the gamble.
 """
 
 
@@ -105,7 +114,7 @@ class GambleController(Controller):
         rng: ServerDice,
     ) -> QuickShotGambleResult:
         """Roll once."""
-        return resolve_gamble(data, rng, new_id())
+        return gamble_with_odds(data, rng, new_id())
 
     @post(
         "/odds",

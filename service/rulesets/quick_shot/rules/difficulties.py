@@ -12,6 +12,7 @@ __all__ = [
     "GROUPS_NEEDED",
     "LABELS",
     "LEVELS",
+    "MAX_ACTIONS",
     "MAX_TARGET_NUMBER",
     "MIN_TARGET_NUMBER",
     "SEED_TARGET_NUMBER",
@@ -27,6 +28,8 @@ SEED_TARGET_NUMBER = 5
 MIN_TARGET_NUMBER, MAX_TARGET_NUMBER = 3, 7  # "Cost": a stat's TN moved by charges
 # "Bolstering": a 1 WP bet adds a die, a 3 WP bet two; 2 WP is not a bet the tables know.
 DICE_FOR_BET = MappingProxyType({0: BASE_DICE, 1: BASE_DICE + 1, 3: BASE_DICE + 2})
+# "Multiple Effects: Multi-Actions" sets no limit; six actions bound a gamble's work.
+MAX_ACTIONS = 6
 
 
 class Difficulty(StrEnum):

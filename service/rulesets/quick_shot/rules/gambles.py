@@ -30,6 +30,7 @@ from service.rulesets.quick_shot.rules.difficulties import (
     BASE_DICE,
     DICE_FOR_BET,
     LEVELS,
+    MAX_ACTIONS,
     MAX_TARGET_NUMBER,
     MIN_TARGET_NUMBER,
     SEED_TARGET_NUMBER,
@@ -39,9 +40,9 @@ from service.rulesets.quick_shot.rules.difficulties import (
     good_faces,
 )
 from service.rulesets.quick_shot.rules.effect import list_order_successes, plan, pool_effect
+from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
 
 __all__ = [
-    "MAX_ACTIONS",
     "ActionKind",
     "Consequence",
     "QuickShotAction",
@@ -64,7 +65,6 @@ __all__ = [
     "shape_refusals",
 ]
 
-MAX_ACTIONS = 6
 MAX_DICE = max(DICE_FOR_BET.values())
 CRITICAL_ONES = 2  # "Criticals": a set of ones (D5)
 
@@ -226,6 +226,14 @@ class QuickShotGambleRequest(QuickShotGambleShape, frozen=True, kw_only=True):
         | None
     ) = None
     seed: Seed | None = None
+    with_odds: Annotated[
+        bool,
+        Meta(
+            description="Also answer `odds`: exactly what `quickShotGambleOdds` answers for "
+            "this gamble's actions, bet and TN (declined too: they are what a player "
+            "consults before declining)."
+        ),
+    ] = False
 
 
 class QuickShotDie(Value, frozen=True, kw_only=True):
@@ -289,6 +297,13 @@ class QuickShotGambleResult(Value, frozen=True, kw_only=True):
     ]
     wp: QuickShotWpResult
     warnings: Annotated[tuple[QuickShotWarning, ...], Meta(max_length=2)]
+    odds: Annotated[
+        QuickShotOddsAnswer | None,
+        Meta(
+            description="With `with_odds`: the gamble's odds before its dice, as "
+            "`quickShotGambleOdds` answers them; else null."
+        ),
+    ]
 
 
 def effective_levels(shape: QuickShotGambleShape) -> tuple[int, ...]:
@@ -404,7 +419,8 @@ def _roll(request: QuickShotGambleRequest, rng: RandomSource, count: int) -> tup
 def resolve_gamble(
     request: QuickShotGambleRequest, rng: RandomSource, gamble_id: str
 ) -> QuickShotGambleResult:
-    """Roll (or read the table's faces) and decide one gamble.
+    """Roll (or read the table's faces) and decide one gamble; `odds` stays null (the
+    odds are added by :func:`~service.rulesets.quick_shot.rules.odds.gamble_with_odds`).
 
     Raises:
         RulesError: every refusal at once, in this order: `wp-bet-invalid`,
@@ -520,6 +536,7 @@ def resolve_gamble(
         outcome_label=_label(request.decline, overall, critical),
         wp=wp,
         warnings=tuple(warnings),
+        odds=None,
     )
 
 

@@ -1,6 +1,7 @@
 """Exact odds of a gamble before it is rolled (D2, D3): every pool the dice can show,
-counted with its integer multinomial weight, so each answer is a whole number of
-8^dice_count — never simulated.
+counted with its integer multinomial weight, so each probability is a whole number of
+8^dice_count — never simulated — answered as every game answers odds: a
+:class:`~service.kernel.chance.Chance`, its fraction reduced.
 
 What decides a gamble is only the shape of the good dice's matches (the sorted counts of
 the good faces) and whether two 1s came up, so the pools are first counted by those
@@ -12,106 +13,47 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import lru_cache
 from math import factorial, prod
-from typing import Annotated
 
-from msgspec import Meta
+import msgspec
 
+from service.kernel.chance import Chance, chance
+from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.quick_shot.rules.difficulties import SIDES, good_faces
 from service.rulesets.quick_shot.rules.effect import list_order_successes
 from service.rulesets.quick_shot.rules.gambles import (
-    MAX_ACTIONS,
-    QuickShotOddsRequest,
+    QuickShotGambleRequest,
+    QuickShotGambleResult,
+    QuickShotGambleShape,
     critical_of,
     dice_count,
     effective_levels,
+    resolve_gamble,
     shape_refusals,
 )
-from service.rulesets.quick_shot.rules.published import PublishedTable, published_row
+from service.rulesets.quick_shot.rules.odds_answer import (
+    QuickShotActionOdds,
+    QuickShotOddsAnswer,
+    QuickShotPublishedRow,
+)
+from service.rulesets.quick_shot.rules.published import published_row
 
 __all__ = [
     "TOLERANCE_PP",
     "GambleOdds",
-    "QuickShotActionOdds",
-    "QuickShotChance",
-    "QuickShotOddsAnswer",
-    "QuickShotPublishedRow",
     "exact_odds",
     "gamble_odds",
+    "gamble_with_odds",
     "pool_shapes",
 ]
 
-DECIMALS = 12
 TOLERANCE_PP = 4  # D2: the model misses the seed's tables (read as floors) by ≤ 3.9 pp
 
 Shape = tuple[int, ...]
-
-
-class QuickShotChance(Value, frozen=True, kw_only=True):
-    """A probability: `p` to 12 decimals and `exact` an unreduced fraction of
-    8^dice_count."""
-
-    p: Annotated[float, Meta(ge=0, le=1)]
-    exact: Annotated[
-        str,
-        Meta(
-            pattern=r"^[0-9]{1,10}/(16777216|134217728|1073741824)$",
-            max_length=21,
-            description="A fraction of 8^dice_count, unreduced (n/8^dice_count).",
-            examples=["14596615/16777216"],
-        ),
-    ]
-
-
-class QuickShotActionOdds(Value, frozen=True, kw_only=True):
-    """One action's chance of success under the list-order rule (D3)."""
-
-    index: Annotated[int, Meta(ge=0, le=MAX_ACTIONS - 1)]
-    success: QuickShotChance
-
-
-Percent = Annotated[int, Meta(ge=0, le=100)]
-
-
-class QuickShotPublishedRow(Value, frozen=True, kw_only=True):
-    """The seed's row for this gamble, as printed (whole percents, read as floors, D2)."""
-
-    table: PublishedTable
-    row: Annotated[str, Meta(max_length=16, examples=["(2,2)"])]
-    critical_failure: Percent
-    failure: Percent
-    success: Percent
-    critical_success: Percent
-
-
-class QuickShotOddsAnswer(Value, frozen=True, kw_only=True):
-    """The exact odds of a gamble under the service's dice model (D2), beside the seed's
-    published row when it has one."""
-
-    dice_count: Annotated[int, Meta(ge=8, le=10)]
-    levels: Annotated[
-        tuple[Annotated[int, Meta(ge=1, le=5)], ...],
-        Meta(min_length=1, max_length=MAX_ACTIONS, description="Effective levels, in order."),
-    ]
-    success: Annotated[QuickShotChance, Meta(description="Every action succeeds (D4).")]
-    failure: QuickShotChance
-    critical_success: QuickShotChance
-    critical_failure: QuickShotChance
-    critical: Annotated[QuickShotChance, Meta(description="Two or more 1s, either way (D5).")]
-    actions: Annotated[tuple[QuickShotActionOdds, ...], Meta(min_length=1, max_length=6)]
-    published: QuickShotPublishedRow | None
-    tolerance_pp: Annotated[
-        int,
-        Meta(
-            ge=0,
-            le=100,
-            description="How far (percentage points) the model may stray from a published "
-            "cell + 0.5 (D2).",
-        ),
-    ]
 
 
 class GambleOdds(Value, frozen=True, kw_only=True):
@@ -194,8 +136,9 @@ def exact_odds(levels: tuple[int, ...], target_number: int, dice: int) -> Gamble
     )
 
 
-def gamble_odds(request: QuickShotOddsRequest) -> QuickShotOddsAnswer:
-    """The exact odds of ``request``.
+def gamble_odds(request: QuickShotGambleShape) -> QuickShotOddsAnswer:
+    """The exact odds of ``request`` (an odds body, or a gamble's: its dice, decline and
+    willpower play no part).
 
     Raises:
         RulesError: `wp-bet-invalid`, as the gamble itself would.
@@ -207,22 +150,19 @@ def gamble_odds(request: QuickShotOddsRequest) -> QuickShotOddsAnswer:
     levels = effective_levels(request)
     odds = exact_odds(levels, request.target_number, dice)
 
-    def chance(numerator: int) -> QuickShotChance:
-        return QuickShotChance(
-            p=round(numerator / odds.denominator, DECIMALS),
-            exact=f"{numerator}/{odds.denominator}",
-        )
+    def of_all(numerator: int) -> Chance:
+        return chance(Fraction(numerator, odds.denominator))
 
     return QuickShotOddsAnswer(
         dice_count=dice,
         levels=levels,
-        success=chance(odds.success),
-        failure=chance(odds.denominator - odds.success),
-        critical_success=chance(odds.critical_success),
-        critical_failure=chance(odds.critical_failure),
-        critical=chance(odds.critical),
+        success=of_all(odds.success),
+        failure=of_all(odds.denominator - odds.success),
+        critical_success=of_all(odds.critical_success),
+        critical_failure=of_all(odds.critical_failure),
+        critical=of_all(odds.critical),
         actions=tuple(
-            QuickShotActionOdds(index=index, success=chance(numerator))
+            QuickShotActionOdds(index=index, success=of_all(numerator))
             for index, numerator in enumerate(odds.actions)
         ),
         published=_published(levels, request.wp_bet, request.target_number),
@@ -247,3 +187,22 @@ def _published(
         success=success,
         critical_success=critical_success,
     )
+
+
+def gamble_with_odds(
+    request: QuickShotGambleRequest, rng: RandomSource, gamble_id: str
+) -> QuickShotGambleResult:
+    """:func:`resolve_gamble`, and with ``with_odds`` its :func:`gamble_odds` as `odds`.
+
+    The gamble is decided first, so its refusals come all at once as without the flag;
+    the odds read the actions, bet and TN alone (never the dice), so they are the odds
+    before the roll, exactly the odds route's answer for the same body — a declined
+    gamble's too, the odds a player weighs before declining (D9).
+
+    Raises:
+        RulesError: those of :func:`resolve_gamble`.
+    """
+    result = resolve_gamble(request, rng, gamble_id)
+    if not request.with_odds:
+        return result
+    return msgspec.structs.replace(result, odds=gamble_odds(request))

@@ -17,9 +17,9 @@ from service.rulesets.self_conflict.rules.checks import (
     TalentCheckRequest,
     TalentCheckResult,
     TalentOddsRequest,
-    resolve_check,
 )
-from service.rulesets.self_conflict.rules.odds import TalentOddsAnswer, talent_odds
+from service.rulesets.self_conflict.rules.odds import check_with_odds, talent_odds
+from service.rulesets.self_conflict.rules.odds_answer import TalentOddsAnswer
 from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
 
 __all__ = ["TalentCheckController"]
@@ -65,6 +65,11 @@ many → 422 `faces-extra`; a face outside 1–6 → 400 at `/faces/<i>`; `faces
 faces are only counted for a check the rules accept. Sending the answer's `faces` back
 replays the check.
 
+**Odds in the same call**: `with_odds: true` adds `odds`, exactly what
+`selfConflictCheckOdds` answers for this body without `faces`, `seed` and `with_odds`: the
+odds before the dice, never conditioned on them. The check's refusals come first, all at
+once, as without the flag. Without it `odds` is null and nothing is computed.
+
 **Status** never enters a check (D8): the seed gives it no formula, so the GM expresses an
 object's status through Conflict modifiers. There is no opposed check (D16): the seed
 resolves an object against a task, so machine against machine is two checks.
@@ -75,19 +80,23 @@ The exact odds of a check before it is rolled: the `selfConflictCheck` body with
 `faces` or `seed` (either is a 400), with the same 422s and warnings.
 
 Every main-die pair (36) and, where a die equals the level, every re-roll face is
-enumerated — never simulated — so each probability is a whole number of 1296ths:
-`exact` is that unreduced fraction (`"661/1296"`) and `p` it to 12 decimals.
+enumerated — never simulated — so each probability is a whole number of 1296ths. Like
+every game's odds, each is `{p, exact}`: `exact` the fraction reduced (`"661/1296"`,
+`"1/36"`, `"0/1"`), `p` it to 12 decimals; `points` lists `{total, p, exact}`.
 
 * `outcomes`: `failure`, `marginal_success`, `total_success`, criticals included (D2:
   1 + 1 is a total success, 6 + 6 a failure, whatever the level or modifiers).
-* `critical`: `success` and `failure`, always 36/1296 each.
+* `critical`: `success` and `failure`, always 1/36 each.
 * `at_least_marginal`, and `reroll` (at least one re-roll die).
 * `points`: the totals of the checks that are not criticals (totals of probability 0
   left out).
 
 GM modifiers and karma are compared unclamped (D3), so at level 0 a −2 on Conflict or on
-Self (karma) both give 1044/216/36, and a −7 on Conflict 36/1224/36; past −7 or +6
-nothing changes. Level 4, no modifier: 274/661/361.
+Self (karma) both give 1044/216/36 in 1296ths (failure/marginal/total: 29/36, 1/6,
+1/36), and a −7 on Conflict 36/1224/36; past −7 or +6 nothing changes. Level 4, no
+modifier: 274/661/361 (137/648, 661/1296, 361/1296).
+
+`selfConflictCheck` with `with_odds: true` answers these same odds beside the check.
 """
 
 
@@ -112,7 +121,7 @@ class TalentCheckController(Controller):
         self, data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)], rng: ServerDice
     ) -> TalentCheckResult:
         """Roll once."""
-        return resolve_check(data, rng, new_id())
+        return check_with_odds(data, rng, new_id())
 
     @post(
         "/odds",

@@ -32,12 +32,24 @@ CHECK_EXAMPLES = [
         description='A wholly unfamiliar task: level 0 ("Talents").',
         value={"talent": {"name": "ship's surgeon", "level": 0}, "seed": 2004},
     ),
+    Example(
+        summary="With its odds in the same call",
+        description="`with_odds`: the answer's `odds` are the odds route's for this body "
+        "(level 4, a GM's +2: failure 239/648, marginal 685/1296, total 133/1296).",
+        value={
+            "talent": {"level": 4},
+            "conflict_modifiers": [{"label": "storm", "value": 2}],
+            "seed": 7,
+            "with_odds": True,
+        },
+    ),
 ]
 
 ODDS_EXAMPLES = [
     Example(
         summary="Level 4 with a GM's +2",
-        description="478/685/133 in 1296ths (failure, marginal, total), criticals included.",
+        description="478/685/133 in 1296ths (failure, marginal, total), criticals "
+        "included: answered reduced, 239/648, 685/1296, 133/1296.",
         value={"talent": {"level": 4}, "conflict_modifiers": [{"label": "storm", "value": 2}]},
     ),
 ]

@@ -19,6 +19,11 @@ from service.kernel.bounds import Seed
 from service.kernel.dice import RandomSource, seeded
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
+from service.rulesets.self_conflict.rules.check_warnings import (
+    SelfConflictCheckWarning,
+    SelfConflictCheckWarningCode,
+)
+from service.rulesets.self_conflict.rules.odds_answer import TalentOddsAnswer
 from service.rulesets.self_conflict.rules.scale import (
     MAX_LEVEL,
     MIN_LEVEL,
@@ -165,6 +170,13 @@ class TalentCheckRequest(TalentCheckShape, frozen=True, kw_only=True, forbid_unk
         | None
     ) = None
     seed: Seed | None = None
+    with_odds: Annotated[
+        bool,
+        Meta(
+            description="Also answer `odds`: exactly what `selfConflictCheckOdds` answers "
+            "for this body (without `faces`, `seed` and `with_odds`)."
+        ),
+    ] = False
 
 
 class SelfConflictDieRole(StrEnum):
@@ -213,13 +225,6 @@ class SelfConflictModifierSource(StrEnum):
     KARMA = "karma"
 
 
-class SelfConflictCheckWarningCode(StrEnum):
-    """Guidance the check was made despite (D4, D14)."""
-
-    CONFLICT_MODIFIER_LARGE = "conflict-modifier-large"
-    TALENT_LABEL_MISMATCH = "talent-label-mismatch"
-
-
 Points = Annotated[int, Meta(ge=0, le=12)]
 ModifiedValue = Annotated[int, Meta(ge=-9, le=16)]
 
@@ -255,13 +260,6 @@ class SelfConflictKarmaResult(Value, frozen=True, kw_only=True):
     spent: Annotated[int, Meta(ge=0, le=10)]
     gained: Annotated[int, Meta(ge=0, le=1, description="1 on a critical of either kind.")]
     balance_after: Annotated[int, Meta(ge=0, le=100_001)] | None
-
-
-class SelfConflictCheckWarning(Value, frozen=True, kw_only=True):
-    """Guidance the check went ahead despite."""
-
-    code: SelfConflictCheckWarningCode
-    detail: Annotated[str, Meta(max_length=300)]
 
 
 class SelfConflictTalentView(Value, frozen=True, kw_only=True):
@@ -300,6 +298,13 @@ class TalentCheckResult(Value, frozen=True, kw_only=True):
     ]
     karma: SelfConflictKarmaResult
     warnings: Annotated[tuple[SelfConflictCheckWarning, ...], Meta(max_length=4)]
+    odds: Annotated[
+        TalentOddsAnswer | None,
+        Meta(
+            description="With `with_odds`: the check's odds before its dice, as "
+            "`selfConflictCheckOdds` answers them; else null."
+        ),
+    ]
 
 
 def compare(modified: int, level: int) -> SelfConflictComparison:
@@ -414,7 +419,8 @@ def _missing(given: int, roles: list[SelfConflictDieRole], known: bool) -> Rules
 def resolve_check(
     request: TalentCheckRequest, rng: RandomSource, check_id: str
 ) -> TalentCheckResult:
-    """Roll (or read the table's faces) and resolve one check.
+    """Roll (or read the table's faces) and resolve one check; `odds` stays null (the
+    odds are added by :func:`~service.rulesets.self_conflict.rules.odds.check_with_odds`).
 
     Raises:
         RulesError: `faces-and-seed`, `conflict-modifier-out-of-range`, `karma-insufficient`
@@ -572,4 +578,5 @@ def resolve_check(
             balance_after=karma.balance - abs(k) + gained if karma is not None else None,
         ),
         warnings=shape_warnings(request),
+        odds=None,
     )

@@ -5,19 +5,21 @@ Each main die scores on its own — under 6, over 0, equal a re-roll d6 (D6) —
 points of all 36 natural pairs are the convolution of the two dice's point
 distributions. The two criticals are the only pairs scored differently (no points, the
 outcome fixed, D2), so their two branches are taken out of that product and counted
-apart. Every answer is a whole number of 1296ths (two dice, and at most two re-rolls):
-enumerated with service.kernel.exact, never simulated, memoized per (level, GM sum,
-karma modifier).
+apart. Every probability is a whole number of 1296ths (two dice, and at most two
+re-rolls), counted in integers with service.kernel.exact, never simulated, memoized per
+(level, GM sum, karma modifier), and answered as every game answers odds: a
+:class:`~service.kernel.chance.Chance`, its fraction reduced ("661/1296", "1/36").
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Annotated
 
-from msgspec import Meta
+import msgspec
 
+from service.kernel.chance import chance, fraction_of
+from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.exact import Pmf, combine, convolve, point, uniform
 from service.kernel.values import Value
@@ -28,96 +30,32 @@ from service.rulesets.self_conflict.rules.checks import (
     OVER_POINTS,
     TOTAL_AT,
     UNDER_POINTS,
-    SelfConflictCheckWarning,
     SelfConflictComparison,
-    TalentOddsRequest,
+    TalentCheckRequest,
+    TalentCheckResult,
+    TalentCheckShape,
     compare,
     refusals,
+    resolve_check,
     shape_warnings,
+)
+from service.rulesets.self_conflict.rules.odds_answer import (
+    SelfConflictCriticalOdds,
+    SelfConflictOutcomeOdds,
+    SelfConflictPointsOdds,
+    TalentOddsAnswer,
 )
 
 __all__ = [
     "DENOMINATOR",
-    "SelfConflictChance",
-    "SelfConflictCriticalOdds",
-    "SelfConflictOutcomeOdds",
-    "SelfConflictPointsOdds",
     "TalentOdds",
-    "TalentOddsAnswer",
+    "check_with_odds",
     "exact_odds",
     "talent_odds",
 ]
 
 SIDES = 6
 DENOMINATOR = SIDES**4  # two main dice and up to two re-rolls
-DECIMALS = 12
-
-
-Exact1296 = Annotated[
-    str,
-    Meta(
-        pattern=r"^[0-9]{1,4}/1296$",
-        max_length=9,
-        description="A fraction of 1296, unreduced.",
-        examples=["661/1296"],
-    ),
-]
-
-
-class SelfConflictChance(Value, frozen=True, kw_only=True):
-    """A probability: `p` to 12 decimals and `exact` as an unreduced fraction of 1296."""
-
-    p: Annotated[float, Meta(ge=0, le=1)]
-    exact: Exact1296
-
-
-class SelfConflictOutcomeOdds(Value, frozen=True, kw_only=True):
-    """Each outcome, criticals included (a critical success is a total success, a critical
-    failure a failure)."""
-
-    failure: SelfConflictChance
-    marginal_success: SelfConflictChance
-    total_success: SelfConflictChance
-
-
-class SelfConflictCriticalOdds(Value, frozen=True, kw_only=True):
-    """Natural 1 and 1, natural 6 and 6: 36/1296 each, whatever the modifiers (D2)."""
-
-    success: SelfConflictChance
-    failure: SelfConflictChance
-
-
-class SelfConflictPointsOdds(Value, frozen=True, kw_only=True):
-    """One total of a check that was not a critical."""
-
-    total: Annotated[int, Meta(ge=0, le=12)]
-    p: Annotated[float, Meta(ge=0, le=1)]
-    exact: Exact1296
-
-
-class TalentOddsAnswer(Value, frozen=True, kw_only=True):
-    """The odds of a check, exact."""
-
-    talent_level: Annotated[int, Meta(ge=0, le=6)]
-    conflict_modifier: Annotated[int, Meta(ge=-10, le=10, description="The GM's sum.")]
-    karma_modifier: Annotated[int, Meta(ge=-10, le=10)]
-    outcomes: SelfConflictOutcomeOdds
-    critical: SelfConflictCriticalOdds
-    at_least_marginal: Annotated[
-        SelfConflictChance, Meta(description="Marginal or total success, criticals included.")
-    ]
-    reroll: Annotated[
-        SelfConflictChance, Meta(description="At least one re-roll die (never on a critical).")
-    ]
-    points: Annotated[
-        tuple[SelfConflictPointsOdds, ...],
-        Meta(
-            max_length=13,
-            description="Totals of the non-critical checks (those of probability 0 left "
-            "out); with the two criticals they make 1296/1296.",
-        ),
-    ]
-    warnings: Annotated[tuple[SelfConflictCheckWarning, ...], Meta(max_length=4)]
 
 
 class TalentOdds(Value, frozen=True, kw_only=True):
@@ -205,14 +143,17 @@ def exact_odds(level: int, conflict_modifier: int, karma_modifier: int) -> Talen
     )
 
 
-def _chance(numerator: int) -> SelfConflictChance:
-    return SelfConflictChance(
-        p=round(numerator / DENOMINATOR, DECIMALS), exact=f"{numerator}/{DENOMINATOR}"
-    )
+def _of_all(numerator: int) -> Fraction:
+    return Fraction(numerator, DENOMINATOR)
 
 
-def talent_odds(request: TalentOddsRequest) -> TalentOddsAnswer:
-    """The exact odds of ``request``.
+def _points_odds(total: int, weight: int) -> SelfConflictPointsOdds:
+    p, exact = fraction_of(_of_all(weight))
+    return SelfConflictPointsOdds(total=total, p=p, exact=exact)
+
+
+def talent_odds(request: TalentCheckShape) -> TalentOddsAnswer:
+    """The exact odds of ``request`` (an odds body, or a check's: its dice play no part).
 
     Raises:
         RulesError: what would refuse the check itself (`conflict-modifier-out-of-range`,
@@ -229,23 +170,36 @@ def talent_odds(request: TalentOddsRequest) -> TalentOddsAnswer:
         conflict_modifier=m,
         karma_modifier=k,
         outcomes=SelfConflictOutcomeOdds(
-            failure=_chance(odds.failure),
-            marginal_success=_chance(odds.marginal_success),
-            total_success=_chance(odds.total_success),
+            failure=chance(_of_all(odds.failure)),
+            marginal_success=chance(_of_all(odds.marginal_success)),
+            total_success=chance(_of_all(odds.total_success)),
         ),
         critical=SelfConflictCriticalOdds(
-            success=_chance(odds.critical_success), failure=_chance(odds.critical_failure)
+            success=chance(_of_all(odds.critical_success)),
+            failure=chance(_of_all(odds.critical_failure)),
         ),
-        at_least_marginal=_chance(odds.marginal_success + odds.total_success),
-        reroll=_chance(odds.reroll),
+        at_least_marginal=chance(_of_all(odds.marginal_success + odds.total_success)),
+        reroll=chance(_of_all(odds.reroll)),
         points=tuple(
-            SelfConflictPointsOdds(
-                total=total,
-                p=round(weight / DENOMINATOR, DECIMALS),
-                exact=f"{weight}/{DENOMINATOR}",
-            )
-            for total, weight in enumerate(odds.points)
-            if weight
+            _points_odds(total, weight) for total, weight in enumerate(odds.points) if weight
         ),
         warnings=shape_warnings(request),
     )
+
+
+def check_with_odds(
+    request: TalentCheckRequest, rng: RandomSource, check_id: str
+) -> TalentCheckResult:
+    """:func:`resolve_check`, and with ``with_odds`` its :func:`talent_odds` as `odds`.
+
+    The check is resolved first, so its refusals come all at once as without the flag;
+    the odds read the request alone (the shape, never the dice), so they are the odds
+    before the roll, exactly the odds route's answer for the same body.
+
+    Raises:
+        RulesError: those of :func:`resolve_check`.
+    """
+    result = resolve_check(request, rng, check_id)
+    if not request.with_odds:
+        return result
+    return msgspec.structs.replace(result, odds=talent_odds(request))

@@ -96,6 +96,12 @@ ROLL_EXAMPLES = [
             "seed": 7,
         },
     ),
+    Example(
+        summary="With its odds in the same call",
+        description='`with_odds`: "Caught Or Escape" on seeded dice, the answer\'s `odds` '
+        "those of the odds route (caught 1/12, running 11/12, at risk 647/648).",
+        value={**CAUGHT_OR_ESCAPE, "seed": 7, "with_odds": True},
+    ),
 ]
 
 ODDS_EXAMPLES = [

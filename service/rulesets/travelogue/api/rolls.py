@@ -12,10 +12,14 @@ from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDepende
 from service.http.problems import problem_responses
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
-from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
+from service.rulesets.travelogue.rules.odds import (
+    PoolsOdds,
+    PoolsRollResult,
+    pools_odds,
+    roll_with_odds,
+)
 from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
-from service.rulesets.travelogue.rules.pools import Pools
-from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest, roll_pools
+from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest
 
 __all__ = ["PoolsController"]
 
@@ -40,6 +44,11 @@ Stats are taken as they stand (0…9 each, any total: buy-outs lower them).
 `face-out-of-range`); `seed` (0…2^63−1) draws the server's seeded dice, the Shooter's then
 the Angel's, reproducibly; neither: the server's strong dice. Both: 422 `faces-and-seed`.
 A pool may hold as many dice as a game's track allows (Ammo ≤ 1000).
+
+**Odds in the same call**: `with_odds: true` adds `odds`, exactly what
+`travelogueRollOdds` answers for the same pools and stats: the odds before the dice, never
+conditioned on them (so at most 30 dice a pool: else 422 `too-many-dice`, after the
+dice's own refusals). Without it `odds` is null and nothing is computed.
 """
 
 _ODDS_DESCRIPTION = """\
@@ -50,7 +59,8 @@ without `faces` or `seed` (either is a 400), at most **30 dice a pool** (else 42
 Counted, never simulated: S and A are binomial (a die counts with probability Aim/6), and
 because the Shooter's sum and his number come from the same dice (a big sum means few
 counted dice), risk is counted jointly with the outcome, pool by pool, over every roll.
-Each probability is `exact` (a reduced fraction) and `p` (it to 12 decimals).
+Like every game's odds, each probability is `{p, exact}`: `exact` a reduced fraction
+(`"1/12"`, `"0/1"`), `p` it to 12 decimals; the distributions list `{number, p, exact}`.
 
 * `caught`, `escaped`, `running` (step 5); `cracking` (6), `exposure` (7), `at_risk`
   (either, D12); `risk_asked`: running **and** at risk — the rolls that ask the player
@@ -62,6 +72,8 @@ Each probability is `exact` (a reduced fraction) and `p` (it to 12 decimals).
 
 "Caught Or Escape" (stats 2/1/3/2, Shooter 2/3, Angel 3/2): caught 1/12, escaped 0,
 running 11/12, cracking 53/54, exposure 11/12, at risk 647/648, risk asked 593/648.
+
+`travelogueRoll` with `with_odds: true` answers these same odds beside the roll.
 """
 
 
@@ -84,9 +96,9 @@ class PoolsController(Controller):
     )
     def roll(
         self, data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)], rng: ServerDice
-    ) -> Pools:
+    ) -> PoolsRollResult:
         """Steps 3–7 once."""
-        return roll_pools(data, rng)
+        return roll_with_odds(data, rng)
 
     @post(
         "/odds",

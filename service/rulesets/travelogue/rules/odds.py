@@ -14,7 +14,8 @@ sums 0…81 (the product of two stats is at most 81). The two pools are independ
 
 with "quiet" the pool's sum not above its threshold. Everything is counted in integers
 over ``6^(shooter dice + angel dice)``; nothing is simulated, and 30 dice a pool take
-well under a millisecond.
+well under a millisecond. Each probability is answered as every game answers odds: a
+:class:`~service.kernel.chance.Chance` (the values of S and A flat, ``{number, p, exact}``).
 """
 
 from __future__ import annotations
@@ -23,52 +24,38 @@ from fractions import Fraction
 from math import comb
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
+from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
+from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.pools import (
     FinalOutcome,
     PoolOutcome,
+    Pools,
     final_outcome,
     pool_outcome,
 )
-from service.rulesets.travelogue.rules.roll import PoolsRequest
+from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest, roll_pools
 from service.rulesets.travelogue.rules.stats import Track
 
 __all__ = [
     "MAX_ODDS_DICE",
     "BrokeOdds",
-    "Chance",
     "NumberChance",
     "PoolCounts",
     "PoolsOdds",
+    "PoolsRollResult",
     "check_odds_dice",
     "pool_counts",
     "pools_odds",
+    "roll_with_odds",
 ]
 
 SIDES = 6
 MAX_ODDS_DICE = 30  # per pool: a request's work stays bounded (the design's bound)
-DECIMALS = 12
-
-Exact = Annotated[
-    str,
-    Meta(
-        pattern=r"^[0-9]{1,50}/[0-9]{1,50}$",
-        max_length=101,
-        description="A probability as a reduced fraction, numerator/denominator.",
-        examples=["1/12"],
-    ),
-]
-Probability = Annotated[float, Meta(ge=0, le=1, description="`exact` to 12 decimals.")]
-
-
-class Chance(Value, frozen=True, kw_only=True):
-    """A probability: `p` to 12 decimals and `exact` as a reduced fraction."""
-
-    p: Probability
-    exact: Exact
 
 
 class NumberChance(Value, frozen=True, kw_only=True):
@@ -174,17 +161,13 @@ def pool_counts(pool: Track, threshold: int) -> PoolCounts:
     return PoolCounts(dice=n, rolls=rolls, quiet=tuple(quiet))
 
 
-def _chance(value: Fraction) -> Chance:
-    return Chance(p=round(float(value), DECIMALS), exact=f"{value.numerator}/{value.denominator}")
-
-
 def _numbers(counts: PoolCounts) -> tuple[NumberChance, ...]:
     total = SIDES**counts.dice
     found = []
     for number, weight in enumerate(counts.rolls):
         if weight:
-            chance = _chance(Fraction(weight, total))
-            found.append(NumberChance(number=number, p=chance.p, exact=chance.exact))
+            p, exact = fraction_of(Fraction(weight, total))
+            found.append(NumberChance(number=number, p=p, exact=exact))
     return tuple(found)
 
 
@@ -233,7 +216,7 @@ def pools_odds(request: PoolsRequest) -> PoolsOdds:
     quiet = sum(shooter.quiet) * sum(angel.quiet)
 
     def over(weight: int) -> Chance:
-        return _chance(Fraction(weight, total))
+        return chance(Fraction(weight, total))
 
     return PoolsOdds(
         smallest_stat=stats.smallest,
@@ -243,8 +226,8 @@ def pools_odds(request: PoolsRequest) -> PoolsOdds:
         caught=over(by_outcome[PoolOutcome.CAUGHT]),
         escaped=over(by_outcome[PoolOutcome.ESCAPED]),
         running=over(by_outcome[PoolOutcome.RUNNING]),
-        cracking=_chance(1 - Fraction(sum(shooter.quiet), SIDES**shooter.dice)),
-        exposure=_chance(1 - Fraction(sum(angel.quiet), SIDES**angel.dice)),
+        cracking=chance(1 - Fraction(sum(shooter.quiet), SIDES**shooter.dice)),
+        exposure=chance(1 - Fraction(sum(angel.quiet), SIDES**angel.dice)),
         at_risk=over(total - quiet),
         risk_asked=over(risk_asked),
         shooter_number=_numbers(shooter),
@@ -255,3 +238,30 @@ def pools_odds(request: PoolsRequest) -> PoolsOdds:
             at_large=over(broke[FinalOutcome.AT_LARGE]),
         ),
     )
+
+
+class PoolsRollResult(Pools, frozen=True, kw_only=True):
+    """A stateless roll of the pools (steps 3–7) and, when asked, its odds."""
+
+    odds: Annotated[
+        PoolsOdds | None,
+        Meta(
+            description="With `with_odds`: the roll's odds before its dice, as "
+            "`travelogueRollOdds` answers them; else null."
+        ),
+    ]
+
+
+def roll_with_odds(request: PoolsRollRequest, rng: RandomSource) -> PoolsRollResult:
+    """:func:`roll_pools`, and with ``with_odds`` its :func:`pools_odds` as `odds`.
+
+    The roll's refusals come first, as without the flag; the odds read the pools and stats
+    alone (never the dice), so they are the odds before the roll, exactly the odds
+    route's answer for the same body — `too-many-dice` included past 30 dice a pool.
+
+    Raises:
+        RulesError: those of :func:`roll_pools`; with ``with_odds``, `too-many-dice`.
+    """
+    pools = roll_pools(request, rng)
+    odds = pools_odds(request) if request.with_odds else None
+    return PoolsRollResult(**msgspec.structs.asdict(pools), odds=odds)

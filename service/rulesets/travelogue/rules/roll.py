@@ -61,6 +61,13 @@ class PoolsRollRequest(PoolsRequest, frozen=True, kw_only=True, forbid_unknown_f
         | None
     ) = None
     seed: Seed | None = None
+    with_odds: Annotated[
+        bool,
+        Meta(
+            description="Also answer `odds`: exactly what `travelogueRollOdds` answers for "
+            "these pools and stats (at most 30 dice a pool, else 422 `too-many-dice`)."
+        ),
+    ] = False
 
 
 def draw_pools(rng: RandomSource, shooter_dice: int, angel_dice: int) -> PoolFaces:

@@ -51,6 +51,12 @@ ROUTES: dict[str, tuple[str, str, object, dict[str, int]]] = {
         None,
         {"none": 401, "gm": 200, "own": 200, "other_player": 200, "other_conflict": 401},
     ),
+    "forecast": (
+        "GET",
+        "/v1/conflicts/{id}/forecast",
+        None,
+        {"none": 401, "gm": 200, "own": 200, "other_player": 200, "other_conflict": 401},
+    ),
     "round": (
         "POST",
         "/v1/conflicts/{id}/rounds",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Any
+
+import pytest
 from litestar.testing import TestClient
 
 from tests.support.problems import assert_problem
@@ -122,11 +126,14 @@ def test_the_odds_of_a_roll_are_exact_fractions_to_12_decimals(client: TestClien
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["odds"]["p_success"] == {
-        "cancel_highest": round(5 / 9, 12),
-        "complication": round(7 / 12, 12),
+        "cancel_highest": {"p": round(5 / 9, 12), "exact": "5/9"},
+        "complication": {"p": round(7 / 12, 12), "exact": "7/12"},
     }
-    listed = sum(row["probability"] for row in body["odds"]["distribution"])
-    assert abs(listed + body["odds"]["tail"]["probability"] - 1) < 1e-9
+    listed = sum(Fraction(row["exact"]) for row in body["odds"]["distribution"])
+    assert listed + Fraction(body["odds"]["tail"]["exact"]) == 1
+    assert all(
+        row["p"] == round(float(Fraction(row["exact"])), 12) for row in body["odds"]["distribution"]
+    )
 
 
 def test_the_odds_of_a_wild_die_only_roll(client: TestClient) -> None:
@@ -136,9 +143,9 @@ def test_the_odds_of_a_wild_die_only_roll(client: TestClient) -> None:
     ).json()
     assert body["odds"] is None
     assert body["wild_die_only"] == {
-        "critical_success": round(1 / 6, 12),
-        "success": round(2 / 3, 12),
-        "complication": round(1 / 6, 12),
+        "critical_success": {"p": round(1 / 6, 12), "exact": "1/6"},
+        "success": {"p": round(2 / 3, 12), "exact": "2/3"},
+        "complication": {"p": round(1 / 6, 12), "exact": "1/6"},
     }
 
 
@@ -169,5 +176,113 @@ def test_the_odds_of_an_opposed_roll_tie_to_the_initiator(client: TestClient) ->
             "resister": {"base": {"type": "skill", "code": "3D"}},
         },
     ).json()
-    assert 0.5 < body["odds"]["p_initiator_wins"] < 0.6  # equal codes: ties tip it over ½
-    assert body["odds"]["max_error"] <= 1e-12
+    wins = body["odds"]["p_initiator_wins"]
+    assert 0.5 < wins["p"] < 0.6  # equal codes: ties tip it over ½
+    assert wins["p"] == round(float(Fraction(wins["exact"])), 12)
+    assert "max_error" not in body["odds"]  # exact: nothing is cut off
+
+
+def _less_dice(body: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in body.items() if key not in {"faces", "seed", "with_odds"}}
+
+
+ROLLS_WITH_ODDS = {
+    "seeded, against Moderate": {
+        "base": {"type": "skill", "code": "4D"},
+        "bonuses": [{"label": "shovel", "dice": 1}],
+        "difficulty": {"kind": "standard", "level": "moderate"},
+        "seed": 42,
+    },
+    "the table's dice, a Character Point after, complication": {
+        "base": {"type": "skill", "code": "3D+1"},
+        "character_points": {"before": 1, "after": 1},
+        "critical_failure": "complication",
+        "faces": {
+            "regular": [2, 5],
+            "wild": [1],
+            "character_points": [[6, 3]],
+            "character_points_after": [[4]],
+        },
+        "difficulty": {"kind": "number", "value": 14},
+    },
+    "resisting, untrained, no difficulty": {
+        "base": {"type": "untrained", "attribute": "2D+2"},
+        "roller_is_initiator": False,
+        "seed": 3,
+    },
+    "Wild Die Only": {
+        "base": {"type": "skill", "code": "4D"},
+        "difficulty": {"kind": "wild_die_only"},
+        "faces": {"wild": [1]},
+    },
+    "automatic": {
+        "base": {"type": "skill", "code": "2D"},
+        "difficulty": {"kind": "standard", "level": "automatic"},
+    },
+}
+
+
+@pytest.mark.parametrize("body", ROLLS_WITH_ODDS.values(), ids=ROLLS_WITH_ODDS.keys())
+def test_a_roll_with_odds_carries_exactly_the_odds_answer(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    """`with_odds: true`: the roll's answer carries `odds`, the odds operation's answer for
+    the same body less its dice ("Character Points" before and after pooled); the roll
+    itself is the one the same body without `with_odds` makes."""
+    rolled = client.post("/v1/opend6/rolls", json={**body, "with_odds": True})
+    assert rolled.status_code == 200, rolled.text
+    twin = client.post("/v1/opend6/rolls/odds", json=_less_dice(body))
+    assert twin.status_code == 200, twin.text
+    with_odds = rolled.json()
+    assert with_odds["odds"] == twin.json()
+    plain = client.post("/v1/opend6/rolls", json=body).json()
+    assert plain["odds"] is None
+    if "faces" in body or "seed" in body:  # the same dice, so the same roll
+        assert {k: v for k, v in with_odds.items() if k not in {"id", "odds"}} == {
+            k: v for k, v in plain.items() if k not in {"id", "odds"}
+        }
+
+
+def test_an_opposed_roll_with_odds_carries_exactly_the_opposed_odds_answer(
+    client: TestClient,
+) -> None:
+    """ "Opposed Difficulties" with `with_odds: true`: `odds` is `openD6OpposedOdds`' answer
+    for both sides less their dice, the handicaps included (D17); null when not asked."""
+    body: dict[str, Any] = {
+        "initiator": {"base": {"type": "skill", "code": "4D+1"}, "seed": 7},
+        "resister": {
+            "base": {"type": "attribute", "code": "3D"},
+            "character_points": {"before": 1},
+            "seed": 8,
+        },
+        "modifiers": {"resister": [{"label": "dim light", "value": 3}]},
+    }
+    rolled = client.post("/v1/opend6/opposed", json={**body, "with_odds": True})
+    assert rolled.status_code == 200, rolled.text
+    twin = client.post(
+        "/v1/opend6/opposed/odds",
+        json={
+            "initiator": _less_dice(body["initiator"]),
+            "resister": _less_dice(body["resister"]),
+            "modifiers": body["modifiers"],
+        },
+    )
+    assert twin.status_code == 200, twin.text
+    assert rolled.json()["odds"] == twin.json()
+    assert client.post("/v1/opend6/opposed", json=body).json()["odds"] is None
+
+
+def test_a_refused_roll_with_odds_is_refused_alike(client: TestClient) -> None:
+    """The roll's refusal comes first: no odds for a roll that cannot be made (D3)."""
+    assert_problem(
+        client.post(
+            "/v1/opend6/rolls",
+            json={
+                "base": {"type": "skill", "code": "1D"},
+                "bonuses": [{"label": "x", "dice": -1}],
+                "with_odds": True,
+            },
+        ),
+        422,
+        "opend6/zero-dice",
+    )

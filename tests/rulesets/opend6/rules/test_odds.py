@@ -14,10 +14,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from service.kernel.chance import Chance, chance
 from service.kernel.exact import highest_of, mean
 from service.rulesets.opend6.rules.odds import (
     LISTING_CUTOFF,
     RollDice,
+    TotalOdds,
     exact_odds,
     exact_opposed_odds,
     exact_wild_die_only_odds,
@@ -62,39 +64,56 @@ def test_part_3_exact_success_odds(dice, pips, difficulty, cancel, complication)
         assert exact.p_critical_success == exact.p_critical_failure == Fraction(1, 6)
 
 
-def test_answer_is_the_exact_odds_to_12_decimals():
-    """Probabilities with 12 decimals; 3D ≥ 10 as in PART_3."""
+def test_answer_is_the_exact_odds_as_fractions_and_12_decimals():
+    """Every probability as {p, exact} (the reduced fraction and its 12 decimals); the
+    listing and the tail flat {total|above, p, exact}; 3D ≥ 10 as in PART_3."""
     answer = odds(dice_of(3), 10)
     assert answer.p_success is not None
-    assert answer.p_success.cancel_highest == round(767 / 1296, 12)
-    assert answer.p_success.complication == round(827 / 1296, 12)
-    assert answer.p_critical_success == answer.p_critical_failure == 0.166666666667
+    assert answer.p_success.cancel_highest == Chance(p=0.591820987654, exact="767/1296")
+    assert answer.p_success.complication == Chance(p=0.638117283951, exact="827/1296")
+    assert answer.p_critical_success == answer.p_critical_failure
+    assert answer.p_critical_failure == Chance(p=0.166666666667, exact="1/6")
     exact = exact_odds(dice_of(3), 10)
-    assert [(row.total, row.probability) for row in answer.distribution] == [
-        (total, round(float(p), 12)) for total, p in exact.distribution.items()
+    assert [(row.total, Fraction(row.exact), row.p) for row in answer.distribution] == [
+        (total, p, round(float(p), 12)) for total, p in exact.distribution.items()
     ]
+    # 3D under cancel_highest: a first 1 on the Wild Die leaves the lower of two dice.
+    assert answer.distribution[0] == TotalOdds(total=1, p=0.050925925926, exact="11/216")
     assert answer.mean == round(float(exact.mean), 12)
+    assert Fraction(answer.mean_exact) == exact.mean
     assert answer.tail.above == exact.tail_above
-    assert answer.tail.probability == round(float(exact.tail), 12)
+    assert Fraction(answer.tail.exact) == exact.tail
     body = msgspec.json.decode(msgspec.json.encode(answer))
     assert set(body) == {
         "distribution",
         "tail",
         "mean",
+        "mean_exact",
         "p_critical_success",
         "p_critical_failure",
         "p_success",
         "p_success_with_complication",
     }
-    assert set(body["distribution"][0]) == {"total", "probability"}
-    assert set(body["tail"]) == {"above", "probability"}
+    assert set(body["distribution"][0]) == {"total", "p", "exact"}
+    assert set(body["tail"]) == {"above", "p", "exact"}
+    assert set(body["p_success"]["cancel_highest"]) == {"p", "exact"}
+
+
+def test_the_mean_of_3d_by_hand():
+    """ "Wild Die": 3D is two regular dice (7) and the Wild Die (21/5); a first 1 (⅙)
+    takes the Wild Die's 1 and the higher regular die, E[max of 2d6] = 161/36 (D4):
+    7 + 21/5 − ⅙·(1 + 161/36) = 11111/1080."""
+    answer = odds(dice_of(3))
+    expected = 7 + Fraction(21, 5) - Fraction(1, 6) * (1 + Fraction(161, 36))
+    assert answer.mean_exact == f"{expected.numerator}/{expected.denominator}" == "11111/1080"
+    assert answer.mean == round(11111 / 1080, 12)
 
 
 def test_success_with_complication_is_the_critical_failure_that_still_succeeds():
     """ "Wild Die" option 2: a 1 first, everything counts; 2D ≥ 7 needs the regular 6."""
     exact = exact_odds(dice_of(2), 7)
     assert exact.p_success_with_complication == Fraction(1, 6) * Fraction(1, 6)
-    assert odds(dice_of(2), 7).p_success_with_complication == round(1 / 36, 12)
+    assert odds(dice_of(2), 7).p_success_with_complication == Chance(p=0.027777777778, exact="1/36")
 
 
 def test_no_difficulty_gives_no_success_odds():
@@ -152,9 +171,9 @@ def test_wild_die_only_is_one_sixth_two_thirds_one_sixth():
     )
     answer = wild_die_only_odds()
     assert (answer.critical_success, answer.success, answer.complication) == (
-        0.166666666667,
-        0.666666666667,
-        0.166666666667,
+        Chance(p=0.166666666667, exact="1/6"),
+        Chance(p=0.666666666667, exact="2/3"),
+        Chance(p=0.166666666667, exact="1/6"),
     )
 
 
@@ -240,44 +259,103 @@ def test_negative_dice_are_refused():
         exact_odds(RollDice(regular=-1))
 
 
-@pytest.mark.parametrize(
-    ("initiator", "resister", "shift"),
-    [
-        (dice_of(2), dice_of(2), 0),
-        (dice_of(3, 1, cp=1), dice_of(2, 2, option=COMPLICATION), 4),
-        (dice_of(1, option=COMPLICATION), dice_of(4), -3),
-    ],
-)
-def test_opposed_odds_sum_over_the_resisters_listing(initiator, resister, shift):
-    """Opposed odds: Σ_b P(B = b)·P(A ≥ b + shift) up to the resister's cut-off
-    (each P(A ≥ …) here by the single-roll closed form), max_error its tail."""
-    exact = exact_opposed_odds(initiator, resister, shift)
+def listing_sum(initiator: RollDice, resister: RollDice, shift: int) -> tuple[Fraction, Fraction]:
+    """The old answer: Σ_b P(B = b)·P(A ≥ b + shift) over the resister's listing (each
+    P(A ≥ …) by the single-roll closed form), and the tail it cut off (the old max_error)."""
     listed = exact_odds(resister)
-    expected = Fraction(0)
-    for total, p in listed.distribution.items():
-        a_wins = exact_odds(initiator, total + shift)
+    total = Fraction(0)
+    for b, p in listed.distribution.items():
+        a_wins = exact_odds(initiator, b + shift)
         chance = (
             a_wins.p_success_cancel_highest
             if initiator.critical_failure == CANCEL
             else a_wins.p_success_complication
         )
         assert chance is not None
-        expected += p * chance
-    assert exact.p_initiator_wins == expected
-    assert exact.max_error == listed.tail
-    answer = opposed_odds(initiator, resister, shift)
-    assert answer.p_initiator_wins == round(float(expected), 12)
+        total += p * chance
+    return total, listed.tail
+
+
+@pytest.mark.parametrize(
+    ("initiator", "resister", "shift"),
+    [
+        (dice_of(2), dice_of(2), 0),
+        (dice_of(3, 1, cp=1), dice_of(2, 2, option=COMPLICATION), 4),
+        (dice_of(1, option=COMPLICATION), dice_of(4), -3),
+        (dice_of(1), dice_of(1, cp=2), 7),
+        (dice_of(5, 2, cp=2, option=COMPLICATION), dice_of(3, cp=3), -9),
+        (dice_of(6, 1), dice_of(6, 2), 40),
+        (dice_of(2, cp=1), dice_of(9, 1, option=COMPLICATION), -35),
+    ],
+)
+def test_opposed_odds_agree_with_the_old_listing_sum_within_its_cut_off(initiator, resister, shift):
+    """ "Opposed Difficulties": the exact P(initiator wins) lies where the old truncated
+    sum said, in [Σ over the resister's listing, that + the tail it cut off (≤ 10⁻¹²)];
+    so every answer given before keeps its meaning, now without error."""
+    exact = exact_opposed_odds(initiator, resister, shift).p_initiator_wins
+    truncated, cut_off = listing_sum(initiator, resister, shift)
+    assert truncated <= exact <= truncated + cut_off
+    assert cut_off <= LISTING_CUTOFF
+    answer = opposed_odds(initiator, resister, shift).p_initiator_wins
+    assert answer == chance(exact)
+    assert abs(answer.p - float(truncated)) <= 1e-12
+
+
+@pytest.mark.parametrize(
+    ("initiator_option", "resister_option", "shift", "expected"),
+    [
+        (COMPLICATION, COMPLICATION, 0, Fraction(4, 7)),
+        (CANCEL, CANCEL, 0, Fraction(4, 7)),
+        (COMPLICATION, CANCEL, 0, Fraction(4, 7)),
+        (CANCEL, COMPLICATION, 0, Fraction(137, 252)),
+        (COMPLICATION, COMPLICATION, 1, Fraction(3, 7)),
+    ],
+)
+def test_one_die_against_one_die_by_hand(initiator_option, resister_option, shift, expected):
+    """1D against 1D: each roll is its Wild Die alone ("Wild Die": 6s count and go on, D4:
+    a first 1 under cancel_highest leaves 0, no regular die to cancel). Ties go to the
+    initiator ("Opposed Difficulties", D2).
+
+    One exploding die totals t = 6q + r (r = 1…5) with P(t) = 6^−(q+1), so two alike tie
+    with P(A = B) = Σ_t P(t)² = 5·Σ_q 36^−(q+1) = 5/36 · 36/35 = 1/7, and by symmetry
+    P(A ≥ B) = (1 + 1/7)/2 = 4/7, P(A > B) = (1 − 1/7)/2 = 3/7.
+    Under cancel_highest a first 1 becomes 0: only the total 1 moves, to 0, which no other
+    total reaches, so two cancelling dice still tie with 1/7: 4/7 again. A complicating
+    initiator against a cancelling resister: B = 1 became B = 0, and A ≥ 1 > 0 either
+    way: 4/7. A cancelling initiator against a complicating resister loses the ties at 1
+    (A = 0 < B = 1): 4/7 − P(A = 1)·P(B = 1) = 4/7 − 1/36 = 137/252.
+    """
+    initiator = dice_of(1, option=initiator_option)
+    resister = dice_of(1, option=resister_option)
+    assert exact_opposed_odds(initiator, resister, shift).p_initiator_wins == expected
+    assert opposed_odds(initiator, resister, shift).p_initiator_wins == chance(expected)
+
+
+def test_pips_and_shift_move_the_opposed_odds_alike():
+    """ "Opposed Difficulties", D17: a side's pips add to its total, its handicap counts
+    against it; only their difference matters. 1D+2 against 1D with shift 2 is 1D against 1D."""
+    plain = exact_opposed_odds(dice_of(1), dice_of(1), 0).p_initiator_wins
+    moved = exact_opposed_odds(dice_of(1, pips=2), dice_of(1), 2).p_initiator_wins
+    assert moved == plain == Fraction(4, 7)
 
 
 @pytest.mark.parametrize("dice", [dice_of(1), dice_of(3, 1, cp=2), dice_of(2, option=COMPLICATION)])
 def test_opposed_ties_go_to_the_initiator(dice):
     """ "Opposed Difficulties": ties go to the initiator. Alike sides: A ≥ B and B > A
-    (A ≥ B + 1 from the other chair) cover everything once; A ≥ B beats a half."""
-    ties_won = exact_opposed_odds(dice, dice, 0)
-    strictly = exact_opposed_odds(dice, dice, 1)
-    total = ties_won.p_initiator_wins + strictly.p_initiator_wins
-    assert 1 - 2 * ties_won.max_error <= total <= 1
-    assert ties_won.p_initiator_wins > Fraction(1, 2)
+    (A ≥ B + 1 from the other chair) cover everything once, exactly; A ≥ B beats a half."""
+    ties_won = exact_opposed_odds(dice, dice, 0).p_initiator_wins
+    strictly = exact_opposed_odds(dice, dice, 1).p_initiator_wins
+    assert ties_won + strictly == 1
+    assert ties_won > Fraction(1, 2)
+
+
+def test_opposed_odds_far_past_every_listing_are_still_exact():
+    """1D against 1D needing 300 more: A ≥ 301 needs fifty 6s in a row on the initiator's
+    Wild Die ("Wild Die"), so the chance lies in (0, 6⁻⁵⁰] — 0.0 to 12 decimals, yet not 0."""
+    wins = exact_opposed_odds(dice_of(1), dice_of(1), 300).p_initiator_wins
+    assert 0 < wins <= Fraction(1, 6**50)
+    assert opposed_odds(dice_of(1), dice_of(1), 300).p_initiator_wins.p == 0.0
+    assert exact_opposed_odds(dice_of(1), dice_of(1), -300).p_initiator_wins < 1
 
 
 def toss_chain(rng: random.Random) -> list[int]:

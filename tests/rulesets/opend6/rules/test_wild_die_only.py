@@ -6,6 +6,7 @@ dice), its odds and a scene's `resolve` with `wild_die_only` read the same one t
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 import msgspec
@@ -118,17 +119,18 @@ def test_special_difficulties_wild_die_only_odds_agree_with_the_one_toss() -> No
     readings = list(READING.values())
     assert (
         (
-            answer.wild_die_only.critical_success,
-            answer.wild_die_only.success,
-            answer.wild_die_only.complication,
+            Fraction(answer.wild_die_only.critical_success.exact),
+            Fraction(answer.wild_die_only.success.exact),
+            Fraction(answer.wild_die_only.complication.exact),
         )
         == (
-            round(readings.count((RollOutcome.CRITICAL_SUCCESS, False)) / 6, 12),
-            round(readings.count((RollOutcome.SUCCESS, False)) / 6, 12),
-            round(readings.count((RollOutcome.SUCCESS, True)) / 6, 12),
+            Fraction(readings.count((RollOutcome.CRITICAL_SUCCESS, False)), 6),
+            Fraction(readings.count((RollOutcome.SUCCESS, False)), 6),
+            Fraction(readings.count((RollOutcome.SUCCESS, True)), 6),
         )
-        == (round(1 / 6, 12), round(2 / 3, 12), round(1 / 6, 12))
+        == (Fraction(1, 6), Fraction(2, 3), Fraction(1, 6))
     )
+    assert answer.wild_die_only.success.p == round(2 / 3, 12)
 
 
 def _scene(dice_source: str) -> Scene:

@@ -4,6 +4,7 @@ Resolution", "Bolstering", "Step 3: Going for It"; the design's Part 2)."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -160,8 +161,9 @@ def test_odds_of_a_common_are_exact_beside_the_published_row(client: TestClient)
     response = client.post(ODDS, json={"actions": COMMON})
     assert response.status_code == 200, response.text
     answer = response.json()
-    assert answer["success"]["exact"] == "14596615/16777216"
+    assert Fraction(answer["success"]["exact"]) == Fraction(14596615, 8**8)
     assert answer["success"]["p"] == pytest.approx(0.870026, abs=5e-7)
+    assert answer["critical_success"]["exact"] == "1662535/8388608"  # 3325070/8^8 reduced
     assert answer["published"] == {
         "table": "difficulty",
         "row": "(2)",
@@ -183,6 +185,86 @@ def test_odds_take_no_dice_decline_or_willpower(client: TestClient, extra: dict[
 def test_odds_refuse_a_two_wp_bet(client: TestClient) -> None:
     response = client.post(ODDS, json={"actions": COMMON, "wp_bet": 2})
     assert_problem(response, 422, "quick-shot/wp-bet-invalid")
+
+
+# Odds in the same call (with_odds) --------------------------------------------------------
+
+WITH_ODDS_GAMBLES: list[dict[str, Any]] = [
+    # "Critical Failure", "Damage": the multi-action on the table's dice, bolstered
+    {
+        "actions": [{"difficulty": "common"}, {"difficulty": "minor", "kind": "injury"}],
+        "wp_bet": 1,
+        "willpower": {"available": 4},
+        "faces": [1, 1, 6, 6, 2, 3, 2, 3, 2],
+    },
+    # "Team Work" (D6), a 3 WP bet, seeded
+    {
+        "actions": [{"difficulty": "hard", "teamwork": True}],
+        "wp_bet": 3,
+        "willpower": {"available": 5},
+        "seed": 2010,
+    },
+    # an easier TN, server dice
+    {"actions": COMMON, "target_number": 4},
+]
+_NOT_ODDS = ("faces", "seed", "decline", "willpower")
+
+
+def test_with_odds_the_gamble_carries_exactly_the_odds_routes_answer(client: TestClient) -> None:
+    """ "Step 3: Going for It": `with_odds` adds the odds route's answer for the gamble's
+    actions, bet and TN; the gamble is the one made without the flag."""
+    for body in WITH_ODDS_GAMBLES:
+        shape = {key: value for key, value in body.items() if key not in _NOT_ODDS}
+        odds = client.post(ODDS, json=shape)
+        assert odds.status_code == 200, odds.text
+        answer = _gamble(client, **body, with_odds=True)
+        assert answer["odds"] == odds.json()
+        if "faces" in body or "seed" in body:
+            plain = _gamble(client, **body)
+            assert plain["odds"] is None
+            assert {k: v for k, v in answer.items() if k not in ("id", "odds")} == {
+                k: v for k, v in plain.items() if k not in ("id", "odds")
+            }
+
+
+def test_with_odds_a_declined_gamble_still_answers_the_odds_it_declined(
+    client: TestClient,
+) -> None:
+    """D9: nothing is rolled, yet the odds are those a player weighs before declining: two
+    commons at a 3 WP bet, 744158980/8^10 (the seed's row (2,2) prints 66 %)."""
+    answer = _gamble(
+        client,
+        actions=[{"difficulty": "common"}, {"difficulty": "common"}],
+        wp_bet=3,
+        decline=True,
+        with_odds=True,
+    )
+    assert (answer["outcome"], answer["faces"]) == ("declined", [])
+    assert Fraction(answer["odds"]["success"]["exact"]) == Fraction(744158980, 8**10)
+    assert answer["odds"]["published"]["success"] == 66
+
+
+def test_without_with_odds_the_odds_are_null(client: TestClient) -> None:
+    assert _gamble(client, actions=COMMON, seed=3)["odds"] is None
+    assert _gamble(client, actions=COMMON, seed=3, with_odds=False)["odds"] is None
+
+
+def test_with_odds_the_gambles_refusals_come_all_at_once_as_without(client: TestClient) -> None:
+    """ "Bolstering" (a 2 WP bet) and the dice's refusals, together, the flag changing
+    nothing; the odds route has no `with_odds` (400)."""
+    body = {"actions": COMMON, "wp_bet": 2, "faces": [4] * 8, "seed": 1}
+    plain = assert_problem(client.post(GAMBLES, json=body), 422, "quick-shot/wp-bet-invalid")
+    asked = assert_problem(
+        client.post(GAMBLES, json={**body, "with_odds": True}), 422, "quick-shot/wp-bet-invalid"
+    )
+    assert asked["errors"] == plain["errors"]
+    assert [e["code"] for e in asked["errors"]] == [
+        "quick-shot/wp-bet-invalid",
+        "quick-shot/faces-and-seed",
+    ]
+    assert_problem(
+        client.post(ODDS, json={"actions": COMMON, "with_odds": True}), 400, "invalid-body"
+    )
 
 
 # Tables ---------------------------------------------------------------------------------

@@ -8,11 +8,13 @@ import itertools
 import math
 import random
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 import msgspec
 import pytest
 
+from service.kernel.chance import Chance
 from service.kernel.errors import RulesError
 from service.rulesets.quick_shot.rules.gambles import (
     QuickShotGambleRequest,
@@ -36,18 +38,27 @@ def odds(*difficulties: str, **fields: Any) -> QuickShotOddsAnswer:
     return gamble_odds(msgspec.convert({"actions": actions, **fields}, QuickShotOddsRequest))
 
 
+def exact(chance: Chance) -> Fraction:
+    """The chance's fraction, checked to be written reduced with `p` its rounding."""
+    value = Fraction(chance.exact)
+    assert chance.exact == f"{value.numerator}/{value.denominator}"
+    assert chance.p == round(value.numerator / value.denominator, 12)
+    return value
+
+
 def test_odds_a_common_action() -> None:
-    """Effect 2: Common, no bet: the design's fractions of 8^8."""
+    """Effect 2: Common, no bet: the design's fractions of 8^8, answered reduced."""
     answer = odds("common")
     assert answer.dice_count == 8
-    assert answer.success.exact == "14596615/16777216"
+    assert exact(answer.success) == Fraction(14596615, 8**8)
     assert answer.success.p == pytest.approx(0.870026, abs=5e-7)
-    assert answer.critical_success.exact == "3325070/16777216"
+    assert exact(answer.critical_success) == Fraction(3325070, 8**8)
+    assert answer.critical_success.exact == "1662535/8388608"  # 3325070/16777216 reduced
     assert answer.critical_success.p == pytest.approx(0.198190, abs=5e-7)
-    assert answer.critical.exact == "4424071/16777216"
+    assert exact(answer.critical) == Fraction(4424071, 8**8)
     assert answer.critical.p == pytest.approx(0.263695, abs=5e-7)
-    assert answer.failure.exact == f"{16777216 - 14596615}/16777216"
-    assert answer.critical_failure.exact == f"{4424071 - 3325070}/16777216"
+    assert exact(answer.failure) == Fraction(16777216 - 14596615, 8**8)
+    assert exact(answer.critical_failure) == Fraction(4424071 - 3325070, 8**8)
     published = answer.published
     assert published is not None
     assert (published.table, published.row) == ("difficulty", "(2)")
@@ -58,25 +69,25 @@ def test_odds_a_common_action() -> None:
 def test_odds_a_hard_action_with_a_one_wp_bet() -> None:
     """Bolstering: nine dice."""
     answer = odds("hard", wp_bet=1)
-    assert (answer.dice_count, answer.success.exact) == (9, "92335220/134217728")
+    assert (answer.dice_count, exact(answer.success)) == (9, Fraction(92335220, 8**9))
     assert answer.success.p == pytest.approx(0.687951, abs=5e-7)
 
 
 def test_odds_common_and_minor() -> None:
     """Multiple Effects: Multi-Actions, row (2,1)."""
     answer = odds("common", "minor")
-    assert answer.success.exact == "14494555/16777216"
+    assert exact(answer.success) == Fraction(14494555, 8**8)
     assert answer.success.p == pytest.approx(0.863943, abs=5e-7)
     assert answer.published is not None
     assert (answer.published.table, answer.published.row) == ("multi-action", "(2,1)")
     # each action under the list-order rule: the common alone, then the minor beside it
-    assert answer.actions[0].success.exact == "14596615/16777216"
-    assert answer.actions[1].success.exact != answer.actions[0].success.exact
+    assert exact(answer.actions[0].success) == Fraction(14596615, 8**8)
+    assert exact(answer.actions[1].success) != exact(answer.actions[0].success)
 
 
 def test_odds_two_commons_with_a_three_wp_bet() -> None:
     answer = odds("common", "common", wp_bet=3)
-    assert (answer.dice_count, answer.success.exact) == (10, "744158980/1073741824")
+    assert (answer.dice_count, exact(answer.success)) == (10, Fraction(744158980, 8**10))
     assert answer.success.p == pytest.approx(0.693052, abs=5e-7)
     assert answer.published is not None
     assert (answer.published.table, answer.published.row) == ("difficulty", "(2,2)")

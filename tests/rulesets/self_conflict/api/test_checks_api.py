@@ -4,6 +4,7 @@ and ``…/checks/odds`` ("Task resolution and other rules", docs/self-conflict.m
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -78,6 +79,7 @@ def test_a_check_with_the_tables_faces_explains_every_die(client: TestClient) ->
         "outcome_label": "Total success",
         "karma": {"balance_before": 2, "modifier": -1, "spent": 1, "gained": 0, "balance_after": 1},
         "warnings": [],
+        "odds": None,
     }
 
 
@@ -210,23 +212,24 @@ def test_bounds_faces_outside_one_to_six_are_a_400_at_the_face(client: TestClien
 
 
 def test_the_odds_of_level_four(client: TestClient) -> None:
-    """TR: L4, no modifier → 274/661/361 in 1296ths, criticals 36 each."""
+    """TR: L4, no modifier → 274/661/361 in 1296ths, criticals 36 each; answered reduced."""
     response = client.post(ODDS, json={"talent": {"name": "dangerous", "level": 4}})
     assert response.status_code == 200, response.text
     body = response.json()
     assert (body["talent_level"], body["conflict_modifier"], body["karma_modifier"]) == (4, 0, 0)
-    assert {name: o["exact"] for name, o in body["outcomes"].items()} == {
-        "failure": "274/1296",
-        "marginal_success": "661/1296",
-        "total_success": "361/1296",
+    assert {name: Fraction(o["exact"]) for name, o in body["outcomes"].items()} == {
+        "failure": Fraction(274, 1296),
+        "marginal_success": Fraction(661, 1296),
+        "total_success": Fraction(361, 1296),
     }
+    assert body["outcomes"]["failure"]["exact"] == "137/648"
     assert body["outcomes"]["total_success"]["p"] == round(361 / 1296, 12)
     assert body["critical"] == {
-        "success": {"p": round(36 / 1296, 12), "exact": "36/1296"},
-        "failure": {"p": round(36 / 1296, 12), "exact": "36/1296"},
+        "success": {"p": round(1 / 36, 12), "exact": "1/36"},
+        "failure": {"p": round(1 / 36, 12), "exact": "1/36"},
     }
-    assert body["at_least_marginal"]["exact"] == "1022/1296"
-    assert body["reroll"]["exact"] == "396/1296"
+    assert Fraction(body["at_least_marginal"]["exact"]) == Fraction(1022, 1296)
+    assert Fraction(body["reroll"]["exact"]) == Fraction(396, 1296)
     assert body["points"][-1]["total"] == 12
     assert body["warnings"] == []
 
@@ -240,7 +243,7 @@ def test_the_odds_with_a_gm_modifier_and_karma(client: TestClient) -> None:
         ODDS, json={"talent": {"level": 0}, "conflict_modifiers": [{"label": "x", "value": -2}]}
     ).json()
     assert karma["outcomes"] == gm["outcomes"]
-    assert gm["outcomes"]["marginal_success"]["exact"] == "216/1296"
+    assert Fraction(gm["outcomes"]["marginal_success"]["exact"]) == Fraction(216, 1296)
 
 
 def test_the_odds_refuse_faces_and_seed_and_what_the_check_refuses(client: TestClient) -> None:
@@ -253,6 +256,91 @@ def test_the_odds_refuse_faces_and_seed_and_what_the_check_refuses(client: TestC
         client.post(ODDS, json={"talent": {"level": 4}, "karma": {"balance": 0, "modifier": 1}}),
         422,
         "self-conflict/karma-insufficient",
+    )
+
+
+# --- Odds in the same call (with_odds) -----------------------------------------------
+
+WITH_ODDS_BODIES: list[dict[str, Any]] = [
+    # TR, Karma: the walk-through's check on the table's dice
+    {
+        "talent": {"name": "dangerous", "level": 4},
+        "conflict_modifiers": [{"label": "slippery deck", "value": 1}],
+        "karma": {"balance": 2, "modifier": -1},
+        "faces": [3, 3, 6],
+    },
+    # D4: a large GM sum, seeded: the odds carry the same warning
+    {"talent": {"level": 4}, "conflict_modifiers": [{"label": "storm", "value": 3}], "seed": 9},
+    # D3: level 0, karma −2 on the Self die, server dice
+    {"talent": {"name": "ship's surgeon", "level": 0}, "karma": {"balance": 2, "modifier": -2}},
+]
+
+
+def test_with_odds_the_check_carries_exactly_the_odds_routes_answer(client: TestClient) -> None:
+    """TR: `with_odds` adds the odds route's answer for the same body less the dice; the
+    check itself is the one made without the flag (same faces, same outcome)."""
+    for body in WITH_ODDS_BODIES:
+        dice = {key: body[key] for key in ("faces", "seed") if key in body}
+        shape = {key: value for key, value in body.items() if key not in dice}
+        odds = client.post(ODDS, json=shape)
+        assert odds.status_code == 200, odds.text
+        answer = _check(client, **body, with_odds=True)
+        assert answer["odds"] == odds.json()
+        if dice:
+            plain = _check(client, **body)
+            assert plain["odds"] is None
+            assert {k: v for k, v in answer.items() if k not in ("id", "odds")} == {
+                k: v for k, v in plain.items() if k not in ("id", "odds")
+            }
+
+
+def test_with_odds_level_four_and_a_storm_are_the_hand_counted_fractions(
+    client: TestClient,
+) -> None:
+    """TR: L4 m+2 → 478/685/133 in 1296ths, criticals 1/36 each, in the check's answer."""
+    answer = _check(
+        client,
+        talent={"level": 4},
+        conflict_modifiers=[{"label": "storm", "value": 2}],
+        faces=[1, 1],
+        with_odds=True,
+    )
+    assert answer["critical"] == "success"
+    outcomes = answer["odds"]["outcomes"]
+    assert {name: Fraction(o["exact"]) for name, o in outcomes.items()} == {
+        "failure": Fraction(478, 1296),
+        "marginal_success": Fraction(685, 1296),
+        "total_success": Fraction(133, 1296),
+    }
+    assert answer["odds"]["critical"]["success"] == {"p": round(1 / 36, 12), "exact": "1/36"}
+
+
+def test_without_with_odds_the_odds_are_null(client: TestClient) -> None:
+    """`odds` is always sent: null unless asked (`with_odds` false or left out)."""
+    assert _check(client, talent={"level": 4}, faces=[5, 2])["odds"] is None
+    assert _check(client, talent={"level": 4}, faces=[5, 2], with_odds=False)["odds"] is None
+
+
+def test_with_odds_the_checks_refusals_come_all_at_once_as_without(client: TestClient) -> None:
+    """D5, D7: faces with a seed and karma beyond the balance are refused together, the
+    flag changing nothing; the odds route has no `with_odds` (400)."""
+    body = {
+        "talent": {"level": 4},
+        "karma": {"balance": 0, "modifier": -1},
+        "faces": [3, 5],
+        "seed": 1,
+    }
+    plain = assert_problem(client.post(CHECKS, json=body), 422, "self-conflict/faces-and-seed")
+    asked = assert_problem(
+        client.post(CHECKS, json={**body, "with_odds": True}), 422, "self-conflict/faces-and-seed"
+    )
+    assert asked["errors"] == plain["errors"]
+    assert [e["code"] for e in asked["errors"]] == [
+        "self-conflict/faces-and-seed",
+        "self-conflict/karma-insufficient",
+    ]
+    assert_problem(
+        client.post(ODDS, json={"talent": {"level": 4}, "with_odds": True}), 400, "invalid-body"
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from fractions import Fraction
 from itertools import product
 
 import msgspec
@@ -76,14 +77,23 @@ def test_d3_level_zero_minus_seven_on_conflict_is_always_under() -> None:
     assert triple(0, -7) == (36, 1224, 36)
 
 
-def test_the_answer_gives_p_and_an_unreduced_fraction() -> None:
-    """`exact` = "n/1296" unreduced, `p` = n/1296 to 12 decimals."""
+def test_the_answer_gives_p_and_a_reduced_fraction() -> None:
+    """TR, L4 (274/661/361 in 1296ths): every probability is the kernel's `{p, exact}`,
+    `exact` reduced ("137/648", a critical "1/36"), `p` it to 12 decimals; the totals
+    listed `{total, p, exact}` make 1 less the two criticals."""
     answer = talent_odds(odds_request(4))
+    assert answer.outcomes.failure.exact == "137/648"
     assert answer.outcomes.marginal_success.exact == "661/1296"
     assert answer.outcomes.marginal_success.p == round(661 / 1296, 12)
-    assert answer.critical.success.exact == answer.critical.failure.exact == "36/1296"
-    assert answer.at_least_marginal.exact == "1022/1296"
-    assert sum(int(row.exact.split("/")[0]) for row in answer.points) == 1296 - 72
+    assert answer.critical.success.exact == answer.critical.failure.exact == "1/36"
+    assert answer.at_least_marginal.exact == "511/648"  # 1022/1296
+    assert answer.reroll.exact == "11/36"  # 396/1296
+    points = [Fraction(row.exact) for row in answer.points]
+    assert sum(points) == 1 - Fraction(72, 1296)
+    assert all(row.p == round(float(Fraction(row.exact)), 12) for row in answer.points)
+    assert all(
+        Fraction(row.exact).denominator == int(row.exact.split("/")[1]) for row in answer.points
+    )
     assert [row.total for row in answer.points] == sorted({row.total for row in answer.points})
 
 

@@ -4,6 +4,8 @@ D3, D23, D28)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 from litestar.testing import TestClient
@@ -117,6 +119,7 @@ def test_caught_or_escape_over_http(client: TestClient) -> None:
         "armor_x_angel": 3,
         "exposure": True,
         "at_risk": True,
+        "odds": None,
     }
 
 
@@ -224,3 +227,68 @@ def test_odds_take_no_dice_and_at_most_30_a_pool(client: TestClient) -> None:
         "angel": {"aim": 3, "ammo": 30},
     }
     assert len(_ok(client, ODDS, largest)["shooter_number"]) == 31
+
+
+# --- Odds in the same call (with_odds) -----------------------------------------------
+
+
+def test_with_odds_the_roll_carries_exactly_the_odds_routes_answer(client: TestClient) -> None:
+    """'Caught Or Escape' on the table's faces, a fresh bullseye's pools seeded, and 30 dice
+    a pool on server dice: `odds` is the odds route's answer for the pools and stats, and
+    the roll is the one made without the flag."""
+    fresh = {"shooter": {"aim": 1, "ammo": 1}, "angel": {"aim": 0, "ammo": 0}, "stats": STATS}
+    largest = {**CAUGHT_OR_ESCAPE, "shooter": {"aim": 3, "ammo": 30}}
+    for shape, dice in (
+        (CAUGHT_OR_ESCAPE, {"faces": {"shooter": [2, 6, 5], "angel": [1, 3]}}),
+        (fresh, {"seed": 7}),
+        (largest, {}),
+    ):
+        odds = _ok(client, ODDS, shape)
+        answer = _ok(client, ROLLS, {**shape, **dice, "with_odds": True})
+        assert answer["odds"] == odds
+        if dice:
+            plain = _ok(client, ROLLS, {**shape, **dice})
+            assert plain["odds"] is None
+            assert {**answer, "odds": None} == plain
+
+
+def test_with_odds_caught_or_escape_are_the_books_fractions(client: TestClient) -> None:
+    """'Caught Or Escape': caught 1/12, escaped 0, running 11/12, cracking 53/54, exposure
+    11/12 (Angel: 2 dice sum above 3), S binomial(3, 1/3)."""
+    answer = _ok(client, ROLLS, {**CAUGHT_OR_ESCAPE, "seed": 3, "with_odds": True})
+    odds = answer["odds"]
+    assert {name: Fraction(odds[name]["exact"]) for name in ("caught", "escaped", "running")} == {
+        "caught": Fraction(1, 12),
+        "escaped": Fraction(0),
+        "running": Fraction(11, 12),
+    }
+    assert Fraction(odds["cracking"]["exact"]) == 1 - Fraction(4, 216)  # sum ≤ 4: 1+1+1, 1+1+2
+    assert Fraction(odds["exposure"]["exact"]) == 1 - Fraction(3, 36)  # sum ≤ 3: 1+1, 1+2, 2+1
+    assert [(n["number"], Fraction(n["exact"])) for n in odds["shooter_number"]] == [
+        (k, Fraction(comb(3, k) * 2 ** (3 - k), 27)) for k in range(4)
+    ]
+
+
+def test_without_with_odds_the_odds_are_null(client: TestClient) -> None:
+    body = {**CAUGHT_OR_ESCAPE, "seed": 3}
+    assert _ok(client, ROLLS, body)["odds"] is None
+    assert _ok(client, ROLLS, {**body, "with_odds": False})["odds"] is None
+
+
+def test_with_odds_more_than_30_dice_are_refused_as_the_odds_route_does(
+    client: TestClient,
+) -> None:
+    """A roll takes up to 1000 dice a pool, its odds 30: asked for, they refuse it with the
+    odds route's problem, after the dice's own refusals; unasked, it rolls."""
+    big = {**CAUGHT_OR_ESCAPE, "angel": {"aim": 3, "ammo": 31}}
+    route = assert_problem(client.post(ODDS, json=big), 422, "travelogue/too-many-dice")
+    asked = assert_problem(
+        client.post(ROLLS, json={**big, "with_odds": True}), 422, "travelogue/too-many-dice"
+    )
+    assert asked["errors"] == route["errors"]
+    assert _ok(client, ROLLS, big)["odds"] is None
+    both = {**big, "faces": {"shooter": [1, 2, 3]}, "seed": 1, "with_odds": True}
+    assert_problem(client.post(ROLLS, json=both), 422, "travelogue/faces-and-seed")
+    assert_problem(
+        client.post(ODDS, json={**CAUGHT_OR_ESCAPE, "with_odds": True}), 400, "invalid-body"
+    )

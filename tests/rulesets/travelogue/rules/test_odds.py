@@ -9,8 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+from service.kernel.chance import Chance
 from service.kernel.errors import RulesError
-from service.rulesets.travelogue.rules.odds import Chance, pool_counts, pools_odds
+from service.rulesets.travelogue.rules.odds import pool_counts, pools_odds
 from service.rulesets.travelogue.rules.pools import PoolOutcome, resolve_pools
 from service.rulesets.travelogue.rules.roll import PoolsRequest
 from service.rulesets.travelogue.rules.stats import Stats, Track

@@ -1,0 +1,127 @@
+"""Routes every ruleset's receipts share: the public keys and a verifier for clients
+without a JOSE library."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.openapi.spec import Example
+from litestar.params import Body
+from msgspec import Meta
+
+from service.http.body import StrictJson
+from service.http.problems import problem_responses
+from service.http.receipts import Verdict, receipts_of
+from service.http.roll_keys import Jwks
+from service.kernel.receipts import MAX_RECEIPT_LENGTH
+from service.kernel.values import Value
+
+__all__ = ["JWKS_MAX_AGE_SECONDS", "ReceiptController", "VerifyRequest"]
+
+# How long a client may keep the key set: a rotation publishes a new key this long before
+# it signs (docs/verifiable-rolls.md, "Keys and rotation").
+JWKS_MAX_AGE_SECONDS = 300
+
+# Any JSON object (said so, so generated clients type it as one, not as an empty object).
+JsonObject = Annotated[dict[str, Any], Meta(extra_json_schema={"additionalProperties": True})]
+
+
+class VerifyRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A receipt to check, with the documents it should sign."""
+
+    receipt: Annotated[
+        str,
+        Meta(
+            min_length=1,
+            max_length=MAX_RECEIPT_LENGTH,
+            description="The compact JWS an answer carried as `receipt`.",
+        ),
+    ]
+    answer: Annotated[
+        JsonObject | None,
+        Meta(
+            description="The answer as received (its own `receipt` member is left out of the "
+            "digest): checked against the receipt's `answer_sha256`."
+        ),
+    ] = None
+    request: Annotated[
+        JsonObject | None,
+        Meta(
+            description="The request body as sent: checked against the receipt's `request_sha256`."
+        ),
+    ] = None
+
+
+_EXAMPLE_RECEIPT = (
+    "eyJhbGciOiJFZERTQSIsImtpZCI6Im5vdC1hLXB1Ymxpc2hlZC1rZXkiLCJ0eXAiOiJKT1NFIn0"
+    ".eyJmYWNlcyI6WzEzXX0"
+    ".c2lnbmF0dXJl"
+)
+VERIFY_EXAMPLES = [
+    Example(
+        summary="A receipt, its answer and its request",
+        description="A receipt whose key is not published here: valid is false, reason "
+        "unknown-kid. Paste a real answer's receipt, the answer and the request.",
+        value={
+            "receipt": _EXAMPLE_RECEIPT,
+            "answer": {"id": "4f1c2b0e9d8a4c7b8e6f5a4b3c2d1e0f", "faces": [13]},
+            "request": {"target": 12, "receipt": True},
+        },
+    )
+]
+
+_VERIFY_DESCRIPTION = """\
+Checks a roll receipt (the `receipt` of an answer whose request asked `receipt: true`)
+for clients without a JOSE library: the compact JWS's EdDSA signature against the keys at
+`/.well-known/jwks.json`, then, when given, the SHA-256 of the RFC 8785 form of the answer
+(without its `receipt`) and of the request against the digests the receipt signs.
+
+Always 200 for a readable body: `valid`, and when not, a `reason` — `malformed`,
+`unsupported-algorithm`, `unknown-kid`, `bad-signature`, `not-a-receipt`,
+`answer-mismatch` or `request-mismatch`. A receipt vouches for the service's arithmetic;
+with `dice_source: table` it does not vouch for the dice (docs/verifiable-rolls.md).
+"""
+
+
+class ReceiptController(Controller):
+    """Roll receipts: keys and verification."""
+
+    tags = ["receipts"]
+
+    @get(
+        "/.well-known/jwks.json",
+        operation_id="getRollSigningKeys",
+        summary="The public keys that sign roll receipts (JWK Set)",
+        description="Every Ed25519 key whose receipts verify (RFC 7517 JWK Set; `kid` is the "
+        "key's RFC 7638 thumbprint, `alg` EdDSA): the signing key first, then keys kept "
+        "after a rotation. Public, no API key. Cacheable for "
+        f"{JWKS_MAX_AGE_SECONDS} s.",
+        sync_to_thread=False,
+        response_headers=[
+            ResponseHeader(name="Cache-Control", value=f"public, max-age={JWKS_MAX_AGE_SECONDS}")
+        ],
+    )
+    def jwks(self, request: Request[Any, Any, Any]) -> Jwks:
+        """The published keys."""
+        return receipts_of(request).keys.jwks()
+
+    @post(
+        "/v1/receipts/verify",
+        operation_id="verifyReceipt",
+        summary="Verify a roll receipt",
+        description=_VERIFY_DESCRIPTION,
+        dto=StrictJson[VerifyRequest],
+        return_dto=None,
+        status_code=200,
+        sync_to_thread=False,
+        responses=problem_responses(400, 413, 415),
+    )
+    def verify(
+        self,
+        data: Annotated[VerifyRequest, Body(examples=VERIFY_EXAMPLES)],
+        request: Request[Any, Any, Any],
+    ) -> Verdict:
+        """Whether the receipt holds, and why not."""
+        return receipts_of(request).verify(data.receipt, data.answer, data.request)

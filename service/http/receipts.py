@@ -1,0 +1,323 @@
+"""Signed roll receipts: what a rolling answer carries when its request asks
+(``receipt: true``), and how one is checked.
+
+A receipt is a compact JWS (RFC 7515), ``alg`` ``EdDSA`` with Ed25519 (RFC 8037), ``kid`` the
+signing key's RFC 7638 thumbprint, whose payload is the RFC 8785 JSON of
+:class:`ReceiptPayload`. ``docs/verifiable-rolls.md`` says what it proves and how to verify
+one offline. A handler adopts it with a request field, an answer field
+(``service.kernel.receipts``) and two calls::
+
+    dice = receipt_dice(rng, data.receipt)         # rng itself unless a receipt is asked
+    answer = resolve_check(data, dice, new_id())
+    return await with_receipt(answer, dice, request, ruleset=..., operation=..., table=...)
+
+Neither touches anything but ``rng`` unless a receipt was asked: the app's
+:class:`RollReceipts` is read from its state then (``receipts_of``), not injected, since a
+second injected dependency makes Litestar resolve them in a task group on every request.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+import msgspec
+from jwt import PyJWS, get_unverified_header
+from jwt.exceptions import InvalidSignatureError, PyJWTError
+from msgspec import Meta
+
+from service.http.canonical import (
+    NotCanonicalizableError,
+    canonical_json,
+    canonical_sha256,
+    json_sha256,
+    never_holds_floats,
+)
+from service.kernel.bounds import Timestamp
+from service.kernel.dice import RandomSource, RecordingDice
+from service.kernel.receipts import DiceSource
+from service.kernel.values import Value
+
+if TYPE_CHECKING:
+    from litestar import Request
+
+    from service.http.roll_keys import RollKeys
+
+__all__ = [
+    "ALGORITHM",
+    "ReceiptPayload",
+    "RollReceipts",
+    "Verdict",
+    "VerdictReason",
+    "receipt_dice",
+    "receipts_of",
+    "with_receipt",
+]
+
+ALGORITHM = "EdDSA"
+Sha256 = Annotated[
+    str,
+    Meta(
+        pattern="^[0-9a-f]{64}$",
+        description="A SHA-256 digest, lower-case hex.",
+        examples=["2fd3bcb2dce7a37bc9f38ebaade0484772a6e6e3d39fd3d484649c8fd0c7f653"],
+    ),
+]
+A = TypeVar("A", bound=msgspec.Struct)
+
+
+class ReceiptPayload(Value, frozen=True, kw_only=True):
+    """What a receipt signs (its JWS payload, as RFC 8785 JSON)."""
+
+    ruleset: Annotated[str, Meta(description="The ruleset's id, as `GET /v1/rulesets` lists.")]
+    operation: Annotated[str, Meta(description="The operation id that answered.")]
+    id: Annotated[str, Meta(description="The answer's `id`.")]
+    time: Annotated[Timestamp, Meta(description="When the answer was signed (UTC).")]
+    request_sha256: Annotated[
+        Sha256,
+        Meta(
+            description="A SHA-256 digest (lower-case hex) of the RFC 8785 form of the "
+            "request body, as sent."
+        ),
+    ]
+    faces: Annotated[
+        tuple[int, ...],
+        Meta(
+            description="Every face the server's dice gave for this answer, in rolling order "
+            "(empty when the table supplied the faces, or nothing was rolled)."
+        ),
+    ]
+    answer_sha256: Annotated[
+        Sha256,
+        Meta(
+            description="A SHA-256 digest (lower-case hex) of the RFC 8785 form of the "
+            "answer without its `receipt`."
+        ),
+    ]
+    dice_source: Annotated[
+        DiceSource,
+        Meta(
+            description="Who chose the faces: `server`, the service's own generator; `seed`, "
+            "the request's `seed` (reproducible: whoever sent it could have picked it for its "
+            "faces); `table`, the request supplied them. With `seed` or `table` the receipt "
+            "attests the service's arithmetic, not the dice."
+        ),
+    ]
+
+
+VerdictReason = Literal[
+    "malformed",
+    "unsupported-algorithm",
+    "unknown-kid",
+    "bad-signature",
+    "not-a-receipt",
+    "answer-mismatch",
+    "request-mismatch",
+]
+Checked = Literal["signature", "answer", "request"]
+
+
+class Verdict(Value, frozen=True, kw_only=True):
+    """Whether a receipt holds, and why not."""
+
+    valid: bool
+    reason: Annotated[
+        VerdictReason | None,
+        Meta(
+            description="Why the receipt does not hold (null when it does): `malformed` (not "
+            "a compact JWS), `unsupported-algorithm` (not EdDSA), `unknown-kid` (no published "
+            "key has that id), `bad-signature`, `not-a-receipt` (signed, but not a receipt's "
+            "payload), `answer-mismatch` / `request-mismatch` (the document given is not the "
+            "one signed)."
+        ),
+    ]
+    detail: Annotated[str, Meta(description="The verdict in a sentence.")]
+    kid: Annotated[str | None, Meta(description="The key the receipt names, if readable.")]
+    checked: Annotated[
+        tuple[Checked, ...],
+        Meta(
+            description="What was checked and held, in order: the signature, then the "
+            "answer's and the request's digests when they were given."
+        ),
+    ]
+    payload: Annotated[
+        ReceiptPayload | None,
+        Meta(description="What the receipt signs, once its signature holds; else null."),
+    ]
+
+
+def _answer_node(answer: msgspec.Struct) -> Any:
+    node = msgspec.to_builtins(answer, str_keys=True)
+    node.pop("receipt", None)
+    return node
+
+
+class RollReceipts:
+    """Signs and checks receipts with the app's :class:`RollKeys`."""
+
+    __slots__ = ("_headers", "_jws", "keys")
+
+    def __init__(self, keys: RollKeys) -> None:
+        self.keys = keys
+        self._jws = PyJWS()
+        self._headers = {"kid": keys.signing.kid, "typ": "JOSE"}
+
+    def sign(self, payload: ReceiptPayload) -> str:
+        """``payload`` as a compact JWS, signed with the first key."""
+        text = canonical_json(payload, floats=False)  # its type holds none
+        return self._jws.encode(
+            text, self.keys.signing.private, algorithm=ALGORITHM, headers=self._headers
+        )
+
+    def receipt(
+        self,
+        answer: msgspec.Struct,
+        dice: RecordingDice,
+        request: Any,
+        *,
+        ruleset: str,
+        operation: str,
+        table: bool,
+    ) -> str:
+        """The receipt of ``answer`` (whose ``receipt`` is left out of its digest).
+
+        ``request`` is the request body as received (bytes), or as decoded JSON (the item
+        of a batch). ``dice`` recorded the faces the server's dice gave, in rolling order.
+        """
+        source: DiceSource = "table" if table else "seed" if dice.seeded else "server"
+        request_sha256 = (
+            json_sha256(request) if isinstance(request, bytes) else canonical_sha256(request)
+        )
+        payload = ReceiptPayload(
+            ruleset=ruleset,
+            operation=operation,
+            id=str(getattr(answer, "id", "")),
+            time=datetime.now(UTC),
+            request_sha256=request_sha256,
+            faces=tuple(dice.faces),
+            answer_sha256=canonical_sha256(
+                _answer_node(answer), floats=not never_holds_floats(type(answer))
+            ),
+            dice_source=source,
+        )
+        return self.sign(payload)
+
+    def signed(
+        self,
+        answer: A,
+        dice: RandomSource,
+        request: Any,
+        *,
+        ruleset: str,
+        operation: str,
+        table: bool,
+    ) -> A:
+        """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), else
+        ``answer`` itself. ``request``: the request body (bytes) or the decoded JSON of the
+        part of it this answer answers (a batch's item); ``table``: it supplied the faces."""
+        if not isinstance(dice, RecordingDice):
+            return answer
+        token = self.receipt(
+            answer, dice, request, ruleset=ruleset, operation=operation, table=table
+        )
+        return msgspec.structs.replace(answer, receipt=token)
+
+    def verify(self, token: str, answer: Any = None, request: Any = None) -> Verdict:
+        """Check ``token`` against the published keys, and the digests of ``answer`` and
+        ``request`` (decoded JSON) when given. Never raises for what a caller sends."""
+        try:
+            header = get_unverified_header(token)
+        except (PyJWTError, ValueError, TypeError):
+            return _refused("malformed", "Not a compact JWS (header.payload.signature).", None)
+        kid = header.get("kid")
+        kid = kid if isinstance(kid, str) else None
+        if header.get("alg") != ALGORITHM:
+            detail = f"Receipts are signed with EdDSA, not {header.get('alg')!r}."
+            return _refused("unsupported-algorithm", detail, kid)
+        key = None if kid is None else self.keys.by_kid(kid)
+        if key is None:
+            detail = "No published key has this kid (see /.well-known/jwks.json)."
+            return _refused("unknown-kid", detail, kid)
+        try:
+            decoded = self._jws.decode_complete(token, key.public, algorithms=[ALGORITHM])
+        except InvalidSignatureError:
+            return _refused("bad-signature", "The signature does not match the content.", kid)
+        except (PyJWTError, ValueError, TypeError):
+            return _refused("malformed", "The JWS cannot be read.", kid)
+        try:
+            payload = msgspec.json.decode(decoded["payload"], type=ReceiptPayload)
+        except (msgspec.DecodeError, RecursionError):
+            return _refused("not-a-receipt", "Signed, but not a roll receipt's payload.", kid)
+        checked: list[Checked] = ["signature"]
+        for name, document, signed in (
+            ("answer", answer, payload.answer_sha256),
+            ("request", request, payload.request_sha256),
+        ):
+            if document is None:
+                continue
+            if name == "answer" and isinstance(document, dict):
+                document = {key: value for key, value in document.items() if key != "receipt"}
+            try:
+                matches = canonical_sha256(document) == signed
+            except NotCanonicalizableError:
+                matches = False
+            if not matches:
+                reason: VerdictReason = (
+                    "answer-mismatch" if name == "answer" else "request-mismatch"
+                )
+                detail = f"The receipt holds, but it signs another {name} than the one given."
+                return _refused(reason, detail, kid, payload, tuple(checked))
+            checked.append("answer" if name == "answer" else "request")
+        return Verdict(
+            valid=True,
+            reason=None,
+            detail="The receipt holds: signed by a published key"
+            + "".join(f", for this {what}" for what in checked[1:])
+            + ".",
+            kid=kid,
+            checked=tuple(checked),
+            payload=payload,
+        )
+
+
+def receipt_dice(rng: RandomSource, asked: bool) -> RandomSource:
+    """The dice a handler rolls with: ``rng``, recorded when a receipt is asked."""
+    return RecordingDice(rng) if asked else rng
+
+
+def receipts_of(request: Request[Any, Any, Any]) -> RollReceipts:
+    """The app's receipt signer (``create_app`` keeps it in the app's state)."""
+    receipts: RollReceipts = request.app.state.receipts
+    return receipts
+
+
+async def with_receipt(
+    answer: A,
+    dice: RandomSource,
+    request: Request[Any, Any, Any],
+    *,
+    ruleset: str,
+    operation: str,
+    table: bool,
+) -> A:
+    """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), the
+    request as the body it was received with; else ``answer`` itself, at no cost.
+    ``table``: the request supplied the faces."""
+    if not isinstance(dice, RecordingDice):
+        return answer
+    body = await request.body()
+    return receipts_of(request).signed(
+        answer, dice, body, ruleset=ruleset, operation=operation, table=table
+    )
+
+
+def _refused(
+    reason: VerdictReason,
+    detail: str,
+    kid: str | None,
+    payload: ReceiptPayload | None = None,
+    checked: tuple[Checked, ...] = (),
+) -> Verdict:
+    return Verdict(
+        valid=False, reason=reason, detail=detail, kid=kid, checked=checked, payload=payload
+    )

@@ -1,0 +1,106 @@
+"""The CPU a roll receipt adds to an answer: Bullseye's POST /v1/checks with and without
+``receipt: true``, in process (the ASGI app driven directly, as ``tests.bench.profile``
+does), and the shared signing call on its own.
+
+    python -m tests.bench.receipts              5 rounds of 3000 requests each way
+    python -m tests.bench.receipts -n 5000 -r 7
+
+Rounds alternate the two bodies, so a busy machine slows both alike; each line gives the
+best round's CPU per request (this process only). Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+import timeit
+from contextlib import ExitStack
+
+from tests.bench.bodies import CHECK
+from tests.bench.profile import Driver, _run
+
+SIGNED = {**CHECK, "receipt": True}
+
+
+def _request(body: dict[str, object]) -> tuple[str, str, bytes, list[tuple[bytes, bytes]]]:
+    return ("POST", "/v1/checks", json.dumps(body).encode(), [])
+
+
+def _signing_alone(rounds: int) -> tuple[float, float]:
+    """µs of ``RollReceipts.signed`` for a check's answer, and of the Ed25519 signature in
+    it (the floor: cryptography's own call)."""
+    import random
+
+    import msgspec
+
+    from service.http.context import new_id
+    from service.http.receipts import RollReceipts
+    from service.http.roll_keys import RollKeys
+    from service.kernel.dice import RecordingDice
+    from service.rulesets.bullseye.rules.checks import CheckRequest, resolve_check
+
+    receipts = RollReceipts(RollKeys.generate())
+    body = json.dumps(SIGNED).encode()
+    dice = RecordingDice(random.Random(3))
+    answer = resolve_check(msgspec.convert(SIGNED, CheckRequest), dice, new_id())
+
+    def sign() -> object:
+        return receipts.signed(
+            answer, dice, body, ruleset="bullseye", operation="resolveCheck", table=False
+        )
+
+    key, payload = receipts.keys.signing.private, b"x" * 400
+    number = 3000
+    signed = min(timeit.repeat(sign, number=number, repeat=rounds, timer=time.process_time))
+    raw = min(
+        timeit.repeat(
+            lambda: key.sign(payload), number=number, repeat=rounds, timer=time.process_time
+        )
+    )
+    return signed / number * 1e6, raw / number * 1e6
+
+
+async def main(arguments: argparse.Namespace) -> None:
+    from service.app import create_app
+    from service.embedded_redis import EmbeddedRedis
+
+    with ExitStack() as stack:
+        os.environ.setdefault("REDIS_URL", stack.enter_context(EmbeddedRedis()))
+        real_stderr = sys.stderr
+        sys.stderr = stack.enter_context(open(os.devnull, "w"))
+        app = create_app(worker=True)
+        driver = Driver(app)
+        stop = await driver.start()
+        plain, signed = _request(CHECK), _request(SIGNED)
+        best = {"plain": float("inf"), "signed": float("inf")}
+        for request in (plain, signed):
+            await _run(driver, lambda _, r=request: r, 500, 1)  # warm
+        for _ in range(arguments.rounds):
+            for name, request in (("plain", plain), ("signed", signed)):
+                cpu = time.process_time()
+                await _run(driver, lambda _, r=request: r, arguments.requests, 1)
+                per = (time.process_time() - cpu) / arguments.requests * 1e6
+                best[name] = min(best[name], per)
+        await stop()
+        sys.stderr = real_stderr
+    alone, raw = _signing_alone(arguments.rounds)
+    print(f"POST /v1/checks, in process, best of {arguments.rounds} rounds x {arguments.requests}")
+    print(f"  without receipt  {best['plain']:7.1f} µs CPU/request")
+    print(f"  receipt: true    {best['signed']:7.1f} µs CPU/request")
+    print(f"  a receipt adds   {best['signed'] - best['plain']:7.1f} µs CPU")
+    print(f"RollReceipts.signed alone {alone:7.1f} µs (Ed25519 signature alone {raw:.1f} µs)")
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--requests", type=int, default=3000)
+    parser.add_argument("-r", "--rounds", type=int, default=5)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(_arguments()))
