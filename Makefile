@@ -41,7 +41,7 @@ CHROMIUM ?= chromium chromium-browser
 SYSTEM_INSTALL ?= auto
 
 .PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
-	system-deps bench load clean
+	system-deps bench bench-odds flood load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -54,6 +54,8 @@ help:
 	@echo "make venv           .venv with everything make test needs (make venv-run: what make run needs)"
 	@echo "make system-deps    install Chromium and wrk (Debian: apt-get, as root or with sudo)"
 	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
+	@echo "make bench-odds     the worst-case odds of every ruleset, in-process and through HTTP"
+	@echo "make flood          four clients flood the costliest odds; /healthz and a check measured"
 	@echo "make load URL=...   a mixed locust workload against any URL (USERS=50 DURATION=1m)"
 	@echo "make clean          remove .venv, .uv and caches"
 
@@ -116,6 +118,12 @@ openapi-check: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	@command -v wrk >/dev/null 2>&1 || { echo "make bench needs wrk: apt-get install wrk (Debian), or make system-deps"; exit 2; }
 	$(BIN)/python -m tests.bench.run
+
+bench-odds: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench.odds
+
+flood: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench.flood_odds
 
 URL ?= http://127.0.0.1:8000
 USERS ?= 50

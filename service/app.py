@@ -23,6 +23,7 @@ from swagger_ui_bundle import swagger_ui_path
 from service.http.cors import CorsPolicy
 from service.http.keys import ApiKeyGuard, key_hashes
 from service.http.middleware import RequestShell
+from service.http.odds_gate import OddsGate
 from service.http.openapi import openapi_document, openapi_json
 from service.http.operations import (
     OperationsController,
@@ -67,6 +68,13 @@ server answers 431 with no body to request headers over `MAX_HEADER_BYTES` (16 K
 default) or more than 100 fields, and closes a connection whose headers take longer than
 `HEADER_READ_TIMEOUT_SECONDS` (10 s). A body slower than `BODY_READ_TIMEOUT_SECONDS` is a
 408 problem (`body-too-slow`).
+
+Every odds operation (`…/odds`) estimates its request's cost before computing anything:
+within `ODDS_INLINE_MS` (2 ms) the worker computes it, within `ODDS_MAX_MS` (1 s) a pool
+of processes beside the worker does, so no odds stall other requests; costlier odds are
+refused with 422 `odds-too-costly` (the limit and the estimate named), and a full pool
+answers 503 `odds-busy` with Retry-After. A repeated request is answered from the
+worker's cache; `Server-Timing` says which path served it.
 """
 
 
@@ -170,6 +178,15 @@ def create_app(
             await client.aclose()
             await streams_client.aclose()
 
+    @asynccontextmanager
+    async def odds_gate(app: Litestar) -> AsyncIterator[None]:
+        # Per app, like the Redis client: each worker its own cache and (lazily) its pool.
+        app.state.odds_gate = gate = OddsGate(settings)
+        try:
+            yield
+        finally:
+            await gate.aclose()
+
     def publish_openapi(app: Litestar) -> None:
         keys_required = bool(key_hashes(settings.api_keys))
         if (document := _PUBLISHED.get(keys_required)) is None:
@@ -209,6 +226,10 @@ def create_app(
 
         return ready
 
+    def provide_odds_gate(state: State) -> OddsGate:
+        gate: OddsGate = state.odds_gate
+        return gate
+
     def provide_openapi(state: State) -> bytes:
         document: bytes = state.openapi_json
         return document
@@ -229,11 +250,12 @@ def create_app(
             "settings": Provide(provide_settings, sync_to_thread=False),
             "readiness": Provide(provide_readiness, sync_to_thread=False),
             "openapi_document": Provide(provide_openapi, sync_to_thread=False),
+            "odds_gate": Provide(provide_odds_gate, sync_to_thread=False),
         },
         exception_handlers={Exception: handle_exception},
         guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
         cors_config=cors.config,
-        lifespan=[redis_client],
+        lifespan=[redis_client, odds_gate],
         on_startup=[
             publish_openapi,
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),

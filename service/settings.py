@@ -57,6 +57,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
     sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0
     stream_ticket_seconds: Annotated[int, Meta(ge=5, le=3600)] = 60
+    # Odds (service.http.odds_gate): every odds request's cost is estimated up front from
+    # its inputs. Up to ODDS_INLINE_MS it is computed on the worker's event loop; up to
+    # ODDS_MAX_MS in a pool of ODDS_WORKERS processes per worker (0: no pool, and the
+    # inline budget is the limit), which holds ODDS_QUEUE more requests waiting (then 503
+    # odds-busy); above, 422 odds-too-costly. Answers are remembered per worker, at most
+    # ODDS_CACHE_ENTRIES of them and ODDS_CACHE_BYTES bytes (0: none).
+    odds_inline_ms: Annotated[float, Meta(ge=0, le=1000)] = 2.0
+    odds_max_ms: Annotated[float, Meta(ge=0, le=600_000)] = 1000.0
+    odds_workers: Annotated[int, Meta(ge=0, le=64)] = 1
+    odds_queue: Annotated[int, Meta(ge=0, le=10_000)] = 4
+    odds_cache_entries: Annotated[int, Meta(ge=0, le=1_000_000)] = 4096
+    odds_cache_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 16 * 1024 * 1024
     # Ed25519 private JWKs that sign roll receipts, the first signing (a JSON array; see
     # service.http.roll_keys). Unset: a key is generated at start-up, and said so.
     roll_signing_keys: str | None = None
@@ -76,6 +88,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                     f"RATE_LIMIT must read like '600/minute' or '10 per second', "
                     f"not {self.rate_limit!r}"
                 ) from None
+        if self.odds_max_ms < self.odds_inline_ms:
+            raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
         if self.roll_signing_keys is not None:
             from service.http.roll_keys import RollKeys, SigningKeyError
 

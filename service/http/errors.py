@@ -10,6 +10,7 @@ __all__ = [
     "ConcurrentUpdate",
     "Forbidden",
     "IdempotencyKeyReused",
+    "OddsBusy",
     "PreconditionFailed",
     "RequestInFlight",
     "SessionFull",
@@ -67,6 +68,12 @@ class SessionFull(HTTPException):
 
 class TooManyStreams(HTTPException):
     """This worker holds as many event streams open as it may."""
+
+    status_code = 503
+
+
+class OddsBusy(HTTPException):
+    """The worker's odds pool has no place free, or lost a process while computing."""
 
     status_code = 503
 

@@ -44,7 +44,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Retry-After": {
         "description": "Seconds to wait before retrying, on every answer a retry can cure: "
-        "429 `rate-limited`; 503 `store-unavailable`, `state-store-full`, `too-many-streams`; "
+        "429 `rate-limited`; 503 `store-unavailable`, `state-store-full`, `too-many-streams`, "
+        "`odds-busy`; "
         "409 `concurrent-update` (a lost compare-and-set) and `request-in-flight` (the "
         "Idempotency-Key's first request still running). A 409 a retry cannot cure (a rule "
         "conflict such as `wrong-round`, or `session-full`) carries none.",
@@ -54,6 +55,12 @@ HEADERS: dict[str, dict[str, Any]] = {
         "description": 'The session\'s version, as `"<version>"`: send it back as If-Match '
         "(act only on this version) or If-None-Match (304 while unchanged).",
         "schema": {"type": "string"},
+    },
+    "Server-Timing": {
+        "description": "On odds answers, how they were served and how long it took, "
+        '`odds;desc="<path>";dur=<milliseconds>`: `inline` (computed by the worker, within '
+        "ODDS_INLINE_MS), `pool` (in its process pool) or `cache` (answered before).",
+        "schema": {"type": "string", "examples": ['odds;desc="inline";dur=0.412']},
     },
     "Location": {
         "description": "The path of the resource just created.",

@@ -149,6 +149,26 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "retry after Retry-After seconds (another replica may take it).",
         ),
         _type(
+            "odds-busy",
+            503,
+            "Odds pool busy",
+            "Odds too heavy to compute in line are computed in a pool of processes, and "
+            "every place in this worker's pool is taken (ODDS_WORKERS computing, ODDS_QUEUE "
+            "waiting), or a pool process died while computing this request. Nothing is "
+            "wrong with the request: retry after Retry-After seconds.",
+        ),
+        _type(
+            "odds-too-costly",
+            422,
+            "Odds too costly",
+            "The odds asked for would take longer to compute than the service allows for "
+            "one request (ODDS_MAX_MS, 1000 ms by default; the inline budget ODDS_INLINE_MS "
+            "when the deployment runs no odds pool). The cost is estimated from the request "
+            "before anything is computed, the same on every machine: `estimated_cost_ms` "
+            "says the estimate and `max_cost_ms` the limit. Ask for fewer dice or smaller "
+            "differences.",
+        ),
+        _type(
             "precondition-failed",
             412,
             "Version mismatch",
@@ -197,6 +217,7 @@ RETRY_AFTER: dict[str, int] = {
     "store-unavailable": 2,
     "state-store-full": 2,
     "too-many-streams": 2,
+    "odds-busy": 1,  # a place frees as soon as one computation ends
 }
 
 

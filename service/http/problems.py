@@ -16,6 +16,7 @@ from redis.exceptions import OutOfMemoryError
 from service.http.context import CLIENT_GONE, current_request_id
 from service.http.errors import (
     ApiKeyRequired,
+    OddsBusy,
     RequestInFlight,
     SessionFull,
     StoreError,
@@ -91,6 +92,7 @@ _CODE_OF_EXCEPTION: dict[type[HTTPException], str] = {
     TooManyStreams: "too-many-streams",
     ApiKeyRequired: "api-key-required",
     StoreFull: "state-store-full",
+    OddsBusy: "odds-busy",
 }
 
 
@@ -303,13 +305,16 @@ _STATUS_MEANINGS = {
 }
 
 
-def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI entries declaring that an operation may answer ``statuses`` with problems."""
+def problem_responses(
+    *statuses: int, meanings: Mapping[int, str] | None = None
+) -> dict[int, ResponseSpec]:
+    """OpenAPI entries declaring that an operation may answer ``statuses`` with problems;
+    ``meanings`` says what a status means on this operation, where it differs."""
     return {
         status: ResponseSpec(
             data_container=Problem,
             media_type=PROBLEM_MEDIA_TYPE,
-            description=_STATUS_MEANINGS[status],
+            description=(meanings or {}).get(status, _STATUS_MEANINGS[status]),
         )
         for status in statuses
     }

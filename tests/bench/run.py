@@ -51,6 +51,7 @@ from tests.bench.bodies import (
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
 )
+from tests.bench.odds import report as odds_report
 from tests.support.served import ROOT, free_port
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
@@ -560,6 +561,7 @@ def main() -> int:
         f"{warm:.2f} ms repeated"
     )
     print(f"\nlogs and wrk scripts: {workdir}")
+    odds_report()
     return 0
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, post
+from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
@@ -24,6 +25,7 @@ from service.rulesets.opend6.rules.initiative import (
     InitiativeResult,
     roll_initiative,
 )
+from service.rulesets.opend6.rules.odds_cost import opposed_odds_cost, roll_odds_cost
 from service.rulesets.opend6.rules.opposed import OpposedRequest
 from service.rulesets.opend6.rules.roll_odds import (
     OddsAnswer,
@@ -252,12 +254,16 @@ class OddsController(Controller):
         dto=StrictJson[OddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def roll_odds(self, data: Annotated[OddsRequest, Body(examples=ODDS_EXAMPLES)]) -> OddsAnswer:
+    async def roll_odds(
+        self,
+        data: Annotated[OddsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[OddsAnswer]:
         """Odds of one roll."""
-        return roll_odds(data)
+        return await odds_gate.answer(data, roll_odds, cost=roll_odds_cost)
 
     @post(
         "/opposed/odds",
@@ -273,11 +279,13 @@ class OddsController(Controller):
         dto=StrictJson[OpposedOddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def opposed_odds(
-        self, data: Annotated[OpposedOddsRequest, Body(examples=OPPOSED_ODDS_EXAMPLES)]
-    ) -> OpposedOddsAnswer:
+    async def opposed_odds(
+        self,
+        data: Annotated[OpposedOddsRequest, Body(examples=OPPOSED_ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[OpposedOddsAnswer]:
         """Odds of an opposed roll."""
-        return opposed_roll_odds(data)
+        return await odds_gate.answer(data, opposed_roll_odds, cost=opposed_odds_cost)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, post
+from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
@@ -20,6 +21,7 @@ from service.rulesets.quick_shot.rules.gambles import (
 )
 from service.rulesets.quick_shot.rules.odds import gamble_odds, gamble_with_odds
 from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
+from service.rulesets.quick_shot.rules.odds_cost import gamble_odds_cost
 
 __all__ = ["GambleController"]
 
@@ -136,11 +138,13 @@ class GambleController(Controller):
         dto=StrictJson[QuickShotOddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(
-        self, data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)]
-    ) -> QuickShotOddsAnswer:
+    async def odds(
+        self,
+        data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[QuickShotOddsAnswer]:
         """Success, failure and criticals, exact, beside the seed's row."""
-        return gamble_odds(data)
+        return await odds_gate.answer(data, gamble_odds, cost=gamble_odds_cost)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, post
+from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
@@ -20,6 +21,7 @@ from service.rulesets.self_conflict.rules.checks import (
 )
 from service.rulesets.self_conflict.rules.odds import check_with_odds, talent_odds
 from service.rulesets.self_conflict.rules.odds_answer import TalentOddsAnswer
+from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
 
 __all__ = ["TalentCheckController"]
 
@@ -146,11 +148,13 @@ class TalentCheckController(Controller):
         dto=StrictJson[TalentOddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(
-        self, data: Annotated[TalentOddsRequest, Body(examples=ODDS_EXAMPLES)]
-    ) -> TalentOddsAnswer:
+    async def odds(
+        self,
+        data: Annotated[TalentOddsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[TalentOddsAnswer]:
         """The odds of every outcome."""
-        return talent_odds(data)
+        return await odds_gate.answer(data, talent_odds, cost=talent_odds_cost)

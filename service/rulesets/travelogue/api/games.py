@@ -20,6 +20,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
 from service.kernel.values import Value
@@ -39,6 +40,7 @@ from service.rulesets.travelogue.rules.game.pending import pending_pools
 from service.rulesets.travelogue.rules.game.setup import set_up_game
 from service.rulesets.travelogue.rules.game.view import GameView, game_state, game_view
 from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
+from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import Seed
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
 from service.sessions.access import issue_tokens
@@ -339,15 +341,29 @@ class GameController(Controller):
         "+1 included), his Angel and his stats as they stand (at most 30 dice a pool, else "
         "422 `too-many-dice`). In any other step 409 `wrong-step`, with `waiting_for`. Any "
         "player's token.",
-        responses=problem_responses(400, 401, 404, 409, 422, 503),
+        responses=problem_responses(
+            400,
+            401,
+            404,
+            409,
+            422,
+            503,
+            meanings={503: "The state store (Redis) is unreachable, or the odds pool is busy."},
+        ),
+        response_headers=ODDS_HEADERS,
     )
-    async def odds(self, game_id: GameIdParam, request: Request[Any, Any, Any]) -> PoolsOdds:
+    async def odds(
+        self,
+        game_id: GameIdParam,
+        request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
+    ) -> Response[PoolsOdds]:
         """The pending roll's odds."""
         games: SessionEngine[Game] = session_host(request).engine(GAMES)
         games.require_token(request)
         stored = await games.load(game_id)
         games.role(request, stored.access)
-        return pools_odds(pending_pools(stored.state))
+        return await odds_gate.answer(pending_pools(stored.state), pools_odds, cost=pools_odds_cost)
 
     @get(
         "/{game_id:str}/history",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, post
+from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
@@ -18,6 +19,7 @@ from service.rulesets.travelogue.rules.odds import (
     pools_odds,
     roll_with_odds,
 )
+from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest
 
 __all__ = ["PoolsController"]
@@ -123,9 +125,13 @@ class PoolsController(Controller):
         dto=StrictJson[PoolsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(self, data: Annotated[PoolsRequest, Body(examples=ODDS_EXAMPLES)]) -> PoolsOdds:
+    async def odds(
+        self,
+        data: Annotated[PoolsRequest, Body(examples=ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[PoolsOdds]:
         """The odds of every outcome, of risk and of going for broke."""
-        return pools_odds(data)
+        return await odds_gate.answer(data, pools_odds, cost=pools_odds_cost)

@@ -1,0 +1,210 @@
+"""Odds that never stall a worker: every odds answer of every ruleset goes through one gate.
+
+Exact odds can be costly (OpenD6's exploding dice at 120D: a few hundred milliseconds of
+big-integer arithmetic), and a worker computing them on its event loop answers nothing
+else meanwhile, not even ``/healthz``. So a handler gives the gate the request, the
+rules' pure function and an up-front estimate of its cost (µs, a pure function of the
+request in the ruleset's ``rules/odds_cost.py``, calibrated by measurement), and the gate
+
+1. answers from this worker's cache when the same request (the same function and the same
+   canonical JSON of the request) was answered before;
+2. computes in line when the estimate is within ``ODDS_INLINE_MS``;
+3. hands it to this worker's process pool (:mod:`service.http.odds_pool`) when it is
+   within ``ODDS_MAX_MS``: the loop goes on serving while it computes. Identical requests
+   waiting at once share one computation. No place free in the pool: 503 ``odds-busy``;
+4. refuses anything costlier, before computing anything: 422 ``odds-too-costly``, naming
+   the limit and the estimate. The estimate depends on the request alone, so whether a
+   request is accepted never depends on the machine or its load.
+
+Each answer says which path served it and how long it took: ``Server-Timing:
+odds;desc="inline"|"pool"|"cache";dur=<ms>``.
+
+One call in a handler::
+
+    async def odds(self, data: ..., odds_gate: OddsGateDependency) -> Response[Answer]:
+        return await odds_gate.answer(data, answer_odds, cost=answer_odds_cost)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
+
+import msgspec
+from litestar.datastructures import ResponseHeader
+from litestar.di import NamedDependency
+from litestar.response import Response
+
+from service.http.errors import OddsBusy
+from service.http.odds_cache import AnswerCache
+from service.http.odds_pool import OddsPool, PoolBusyError, PoolLostError, Refusal
+from service.http.problems import problem_responses
+from service.kernel.errors import Concern, RulesError
+
+if TYPE_CHECKING:
+    from service.settings import Settings
+
+__all__ = [
+    "ODDS_HEADERS",
+    "ODDS_RESPONSES",
+    "TOO_COSTLY",
+    "OddsGate",
+    "OddsGateDependency",
+]
+
+TOO_COSTLY = "odds-too-costly"
+
+In = TypeVar("In", bound=msgspec.Struct)
+Out = TypeVar("Out", bound=msgspec.Struct)
+
+# What an odds operation declares besides its answer (the route's `responses` and
+# `response_headers`).
+ODDS_RESPONSES = problem_responses(
+    400,
+    413,
+    415,
+    422,
+    503,
+    meanings={
+        422: "A rule refuses the request (see `errors[].code`), or its odds would cost "
+        "more to compute than the service allows (`odds-too-costly`, naming the limit and "
+        "the request's estimated cost).",
+        503: "This worker's odds pool is full, or lost a process (`odds-busy`): retry "
+        "after Retry-After seconds.",
+    },
+)
+ODDS_HEADERS = [  # described with the document's other headers (service.http.openapi_contract)
+    ResponseHeader(name="Server-Timing", documentation_only=True)
+]
+
+
+class OddsGate:
+    """One worker's odds: its cache, its budget and its pool (see the module)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.inline_us = round(settings.odds_inline_ms * 1000)
+        self.pool = (
+            OddsPool(settings.odds_workers, settings.odds_queue) if settings.odds_workers else None
+        )
+        # Without a pool nothing may cost more than what is computed in line.
+        self.limit_us = round(settings.odds_max_ms * 1000) if self.pool else self.inline_us
+        self._limit_setting = "ODDS_MAX_MS" if self.pool else "ODDS_INLINE_MS, as ODDS_WORKERS is 0"
+        self.cache = AnswerCache(settings.odds_cache_entries, settings.odds_cache_bytes)
+        self._flights: dict[bytes, asyncio.Future[bytes | Refusal]] = {}
+
+    async def answer(
+        self, data: In, compute: Callable[[In], Out], *, cost: Callable[[In], float]
+    ) -> Response[Out]:
+        """``compute(data)`` as the answer, through the cache, in line or in the pool.
+
+        ``compute`` is a module-level function of the request alone (the pool imports it
+        by name); ``cost`` estimates its work in µs from the request.
+
+        Raises:
+            RulesError: the rules refuse the request, or ``odds-too-costly``.
+            OddsBusy: the pool has no place free, or lost a process.
+        """
+        started = time.perf_counter()
+        body, served = await self._answered(data, compute, cost)
+        took = (time.perf_counter() - started) * 1000
+        response = Response(
+            content=body,
+            media_type="application/json",
+            headers={"Server-Timing": f'odds;desc="{served}";dur={took:.3f}'},
+        )
+        return cast("Response[Out]", response)
+
+    async def value(
+        self,
+        data: In,
+        compute: Callable[[In], Out],
+        *,
+        cost: Callable[[In], float],
+        answer_type: type[Out],
+    ) -> Out:
+        """:meth:`answer`'s odds as a value, for an answer that embeds them."""
+        body, _ = await self._answered(data, compute, cost)
+        return msgspec.json.decode(body, type=answer_type)
+
+    async def aclose(self) -> None:
+        """End the pool (with the app)."""
+        if self.pool is not None:
+            await self.pool.aclose()
+
+    async def _answered(
+        self, data: In, compute: Callable[[In], Out], cost: Callable[[In], float]
+    ) -> tuple[bytes, str]:
+        key = _key(compute, data)
+        if (body := self.cache.get(key)) is not None:
+            return body, "cache"
+        estimate = cost(data)
+        if estimate > self.limit_us:
+            raise self._too_costly(estimate)
+        if self.pool is None or estimate <= self.inline_us:
+            body, served = msgspec.json.encode(compute(data)), "inline"
+        else:
+            body, served = await self._pooled(self.pool, key, data, compute), "pool"
+        self.cache.put(key, body)
+        return body, served
+
+    async def _pooled(
+        self, pool: OddsPool, key: bytes, data: In, compute: Callable[[In], Out]
+    ) -> bytes:
+        flight = self._flights.get(key)
+        if flight is None:
+            try:
+                flight = pool.submit(compute, data)
+            except PoolBusyError:
+                raise OddsBusy(
+                    f"This worker's odds pool is full ({pool.places} requests computing or "
+                    "waiting); retry shortly."
+                ) from None
+            self._flights[key] = flight
+            flight.add_done_callback(lambda landed: self._landed(key, landed))
+        try:
+            # Shielded: a client that leaves does not take the others' computation along.
+            outcome = await asyncio.shield(flight)
+        except PoolLostError:
+            raise OddsBusy(
+                "A process of this worker's odds pool died while computing; a new one is "
+                "started: retry shortly."
+            ) from None
+        if isinstance(outcome, Refusal):
+            raise outcome.error()
+        return outcome
+
+    def _landed(self, key: bytes, flight: asyncio.Future[bytes | Refusal]) -> None:
+        if self._flights.get(key) is flight:
+            del self._flights[key]
+        if not flight.cancelled():
+            flight.exception()  # retrieved, should every waiter have left
+
+    def _too_costly(self, estimate_us: float) -> RulesError:
+        detail = (
+            f"These odds would take about {_ms(estimate_us)} ms to compute; the service "
+            f"computes odds of at most {_ms(self.limit_us)} ms a request ({self._limit_setting})."
+        )
+        return RulesError(
+            TOO_COSTLY,
+            detail,
+            (Concern(code=TOO_COSTLY, pointer="", detail=detail),),
+            {"estimated_cost_ms": _ms(estimate_us), "max_cost_ms": _ms(self.limit_us)},
+        )
+
+
+# The gate as a handler's parameter (the app provides it as ``odds_gate``).
+OddsGateDependency = NamedDependency[OddsGate]
+
+
+def _key(compute: Callable[[In], Out], data: In) -> bytes:
+    """Which function and which request: the same answer, wherever it is computed."""
+    name = f"{compute.__module__}.{getattr(compute, '__qualname__', '')}"
+    if "<" in name:  # a lambda or a local function: no pool process could import it
+        raise TypeError(f"odds are computed by a module-level function, not {name}")
+    return name.encode() + b"\n" + msgspec.json.encode(data)
+
+
+def _ms(microseconds: float) -> float:
+    return round(microseconds / 1000, 3)
