@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, post
+from litestar import Controller, Request, Response, post
 from litestar.params import Body
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
@@ -27,6 +28,7 @@ from service.rulesets.bullseye.rules.check_odds import (
     resolve_with_odds,
 )
 from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
+from service.rulesets.bullseye.rules.check_odds_cost import check_odds_cost
 from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult
 
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
@@ -155,14 +157,16 @@ class CheckController(Controller):
         dto=StrictJson[CheckOddsRequest],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
+        response_headers=ODDS_HEADERS,
     )
-    def odds(
-        self, data: Annotated[CheckOddsRequest, Body(examples=CHECK_ODDS_EXAMPLES)]
-    ) -> CheckOdds:
+    async def odds(
+        self,
+        data: Annotated[CheckOddsRequest, Body(examples=CHECK_ODDS_EXAMPLES)],
+        odds_gate: OddsGateDependency,
+    ) -> Response[CheckOdds]:
         """The odds of one check."""
-        return check_odds(data)
+        return await odds_gate.answer(data, check_odds, cost=check_odds_cost)
 
     @post(
         "/batch",
