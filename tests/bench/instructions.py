@@ -411,11 +411,13 @@ def _report(per: dict[str, list[float]]) -> None:
         "log-line": "  request log line alone (log_request + write)",
         "id": "  one id alone (new_id)",
     }
-    print("kIr (thousands of instructions) per request; ± half the spread of two estimates")
+    print("kIr (thousands of instructions) per request, ± half the spread of two estimates;")
+    print("× baseline, × peer: this row's kIr over theirs (lower is cheaper)")
     for name in EVERY:
         if name in per:
             ratio = name not in ("asgi", "baseline", "metrics", "log-line", "id", "batch20")
-            print(_row(labels[name], per[name], base if ratio else None, peer if ratio else None))
+            to_peer = ratio and name != "peer"
+            print(_row(labels[name], per[name], base if ratio else None, peer if to_peer else None))
     check, bare = mean("check"), mean("check-bare")
     if check and bare:
         print(f"  {'outer middleware (check − check without it)':44} {check - bare:8.1f} kIr")
