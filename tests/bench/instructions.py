@@ -8,14 +8,18 @@ in-process, beside the bare-Litestar baseline and an idiomatic FastAPI peer.
 Instructions, unlike seconds, do not depend on how busy the machine is: two runs agree to
 a fraction of a percent, so a change of a few kIr (thousands of instructions) shows.
 
-How: one Python process runs under ``valgrind --tool=callgrind`` with collection off. The
-apps are built as a served worker builds them (``create_app(worker=True)``, JSON logs,
-multi-process metrics, uvloop) against an embedded Redis, whose own instructions are not
-counted (another process). Each scenario is warmed up, then driven for N requests and for
-2N, each stretch run inside ``sys.call_tracing``: callgrind collects only inside that
-function (``--toggle-collect``) and writes one file per stretch (``--dump-after``). One
-request is (I(2N) − I(N)) / N: start-up, imports and the stretch's own fixed cost cancel
-out. The pair is measured twice; the spread between the two estimates is printed.
+How: each scenario runs in a Python process of its own (two at a time), so no figure
+depends on which other scenarios were chosen, under ``valgrind --tool=callgrind`` with
+instrumentation off while the process starts (``callgrind_control`` turns it on once
+start-up and warm-up are done). The apps are built as a served worker builds them
+(``create_app(worker=True)``, JSON logs, multi-process metrics, uvloop) against an
+embedded Redis, whose own instructions are not counted (another process). The scenario
+is then driven for N requests and for 2N, each stretch run inside ``sys.call_tracing``:
+callgrind collects only inside that function (``--toggle-collect``) and writes one file
+per stretch (``--dump-after``). One request is (I(2N) − I(N)) / N: start-up, imports and
+the stretch's own fixed cost cancel out. The pair is measured twice; the spread between
+the two estimates is printed. Only this process's user-space instructions count: not
+the kernel's work in system calls, nor Redis's.
 
 Every figure includes the in-process driver's own cost (the ASGI scope, ``receive`` and
 ``send``, a task per request: what a server's glue does), shown on its own as ``asgi``.
@@ -75,13 +79,13 @@ EVERY = (
 # N per scenario: enough requests that a stretch dwarfs its fixed cost, few enough to run
 # in a few minutes under callgrind (about 50 times slower than native).
 SIZES = {
+    "id": 512,  # two draws of 256 ids (service.http.context) in every stretch of 512
     "round": 40,
     "read": 60,
     "read-new": 40,
     "batch20": 30,
     "metrics": 400,
     "log-line": 400,
-    "id": 400,
 }
 DEFAULT_SIZE = 80
 WARM_UP = 30
@@ -446,16 +450,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="callgrind-") as temporary:
         directory = arguments.annotate or Path(temporary)
         directory.mkdir(parents=True, exist_ok=True)
-        # Two processes share the scenarios: one per core.
-        halves = [names[0::2], names[1::2]] if len(names) > 1 else [names]
+        # A process per scenario, so that none depends on which others were chosen; two
+        # at a time (one per core).
         results: dict[str, list[float]] = {}
-        seconds = []
-        with ThreadPool(len(halves)) as pool:
-            for per, elapsed in pool.map(lambda half: _measure(half, directory), halves):
+        started = time.monotonic()
+        with ThreadPool(2) as pool:
+            for per, _ in pool.imap(lambda name: _measure([name], directory), names):
                 results.update(per)
-                seconds.append(f"{elapsed:.0f} s")
     _report(results)
-    print(f"(callgrind processes: {', '.join(seconds)})")
+    print(f"({len(names)} callgrind processes, {time.monotonic() - started:.0f} s)")
     if arguments.json:
         arguments.json.write_text(json.dumps(results, indent=1))
 
