@@ -36,6 +36,7 @@ from service.http.ratelimit import RateLimiter
 from service.http.registry import RulesetList
 from service.kernel.dice import RandomSource
 from service.logging import configure_logging
+from service.metrics import flush_requests
 from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
@@ -106,6 +107,11 @@ def _end_event_streams_on_stop(app: Litestar) -> None:
             then(number, frame)
 
         signal.signal(signum, on_stop)
+
+
+def _flush_metrics(_: Litestar) -> None:
+    """A stopping worker writes out the requests it counted since its last flush."""
+    flush_requests()
 
 
 def _hidden(*_: Any) -> None:
@@ -214,6 +220,7 @@ def create_app(
             publish_openapi,
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
+        on_shutdown=[_flush_metrics],
         state=State({"settings": settings, "rate_limiter": None}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[

@@ -19,7 +19,9 @@ callgrind collects only inside that function (``--toggle-collect``) and writes o
 per stretch (``--dump-after``). One request is (I(2N) − I(N)) / N: start-up, imports and
 the stretch's own fixed cost cancel out. The pair is measured twice; the spread between
 the two estimates is printed. Only this process's user-space instructions count: not
-the kernel's work in system calls, nor Redis's.
+the kernel's work in system calls, nor Redis's. The request metrics, which a served
+worker writes out once a second (among thousands of requests), are written out once at
+the end of each stretch instead (callgrind's second holds some 50 times fewer requests).
 
 Every figure includes the in-process driver's own cost (the ASGI scope, ``receive`` and
 ``send``, a task per request: what a server's glue does), shown on its own as ``asgi``.
@@ -108,6 +110,16 @@ class Scenario:
     loop_body: Callable[[int], None] | None = None
 
 
+async def _stretch(
+    scenario: Scenario, start: int, count: int, flush: Callable[[], None] | None
+) -> None:
+    """``count`` requests, then the request metrics' flush (once in every stretch: it
+    cancels out, as a flush a second does among thousands of requests)."""
+    await _drive(scenario, start, count)
+    if flush is not None:
+        flush()
+
+
 async def _drive(scenario: Scenario, start: int, count: int) -> None:
     if scenario.loop_body is not None:
         body = scenario.loop_body
@@ -146,6 +158,7 @@ def _inside(names: list[str]) -> None:
     import msgspec
     import uvloop
 
+    from service import metrics
     from service.app import create_app
     from service.embedded_redis import EmbeddedRedis
     from service.http.context import new_id
@@ -154,6 +167,11 @@ def _inside(names: list[str]) -> None:
     from service.settings import Settings
     from tests.bench.baseline import app as baseline_app
     from tests.bench.bodies import BATCH, CHECK, ROUND
+
+    # Flushed at the end of each stretch instead: callgrind runs some 50 times slower
+    # than native, so a flush a second would fall on 50 times fewer requests.
+    metrics.FLUSH_SECONDS = 3600.0
+    flush = getattr(metrics, "flush_requests", None)  # None: before counts were flushed
 
     def body(value: Any) -> bytes:
         return json.dumps(value).encode()
@@ -300,7 +318,7 @@ def _inside(names: list[str]) -> None:
             at = WARM_UP
             for _ in range(REPEATS):
                 for count in (size, 2 * size):
-                    coroutine = _drive(scenario, at, count)
+                    coroutine = _stretch(scenario, at, count, flush)
                     at += count
                     gc.collect()
                     print(f"stretch {name} {count}", flush=True)
