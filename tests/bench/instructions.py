@@ -308,7 +308,7 @@ def _inside(names: list[str]) -> None:
         }
         for name in names:
             scenarios[name] = builders[name]()
-            run(_drive(scenarios[name], 0, WARM_UP))
+            run(_stretch(scenarios[name], 0, WARM_UP, flush))
         # Valgrind starts with instrumentation off (as fast as it can run): the parent turns
         # it on now, once start-up, imports and warm-ups are done.
         print("ready", flush=True)
