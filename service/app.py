@@ -148,7 +148,7 @@ def create_app(
             gate=StreamGate(settings.sse_max_connections),
             rng=server_rng,
         )
-        app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
+        shell.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
             yield
         finally:
@@ -221,7 +221,7 @@ def create_app(
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
         on_shutdown=[_flush_metrics],
-        state=State({"settings": settings, "rate_limiter": None}),
+        state=State({"settings": settings}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(
@@ -304,12 +304,13 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    app.asgi_handler = RequestShell(
+    shell = RequestShell(
         app.asgi_handler,
         key_hashes=hashes,
         body_read_seconds=settings.body_read_timeout_seconds,
         cors=cors,
     )
+    app.asgi_handler = shell
     return app
 
 

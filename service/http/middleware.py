@@ -143,7 +143,7 @@ class RequestShell:
 
     ``key_hashes``: the configured API keys' hashes; a request presenting one of them is
     limited per key, any other per client address. The rate limiter is made in the app's
-    lifespan and read from the app's state. ``body_read_seconds``: how long after its
+    lifespan, which sets ``rate_limiter``. ``body_read_seconds``: how long after its
     headers a request's whole body may take to arrive (servers bound only the headers).
     ``cors``: which pages of other origins may call; a preflight it refuses is answered
     here, with a problem.
@@ -162,6 +162,9 @@ class RequestShell:
         self._key_hashes = frozenset(key_hashes)
         self._body_read_seconds = body_read_seconds
         self._deadlines = BodyDeadlines(body_read_seconds)
+        # Set by the app's lifespan (RATE_LIMIT; None: off). An attribute of the app's
+        # state cost a failed attribute lookup, an exception and a Python call per request.
+        self.rate_limiter: RateLimiter | None = None
 
     async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
         """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
@@ -207,7 +210,7 @@ class RequestShell:
         started_answer = False
         logged = False
         head = scope.get("method") == "HEAD"
-        limiter: RateLimiter | None = scope["app"].state.rate_limiter
+        limiter = self.rate_limiter
         decision = await self._rate_decision(limiter, scope) if limiter else None
         added = [
             *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
