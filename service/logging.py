@@ -103,7 +103,10 @@ def iso_utc(nanoseconds: int) -> str:
         _stamped_prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
         _stamped_second = second
     micros = rest // 1000
-    return f"{_stamped_prefix}.{micros:06d}Z" if micros else f"{_stamped_prefix}Z"
+    if not micros:
+        return _stamped_prefix + "Z"
+    # Zero-padded by slicing: the format mini-language (:06d) cost a tenth of the line.
+    return f"{_stamped_prefix}.{str(micros + 1_000_000)[1:]}Z"
 
 
 def _request_line_direct(event: dict[str, Any]) -> None:
