@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from litestar.enums import ScopeType
 from litestar.utils import normalize_path
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell"]
 
 MAX_REQUEST_ID = 128
+# Bound once: reading an enum member off its class per request is an enum lookup.
+_HTTP: Final = ScopeType.HTTP
 # Recorded (not sent) for a request whose client left before the answer began: nginx's
 # "client closed request", so aborts never count as the service's own 5xx.
 CLIENT_ABORT_STATUS = 499
@@ -194,7 +196,7 @@ class RequestShell:
         return self._cors.refusal(headers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
+        if scope["type"] != _HTTP:
             await self._app(scope, receive, send)
             return
         request_id = None
