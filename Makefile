@@ -41,7 +41,7 @@ CHROMIUM ?= chromium chromium-browser
 SYSTEM_INSTALL ?= auto
 
 .PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
-	system-deps bench bench-odds flood load clean
+	system-deps bench bench-odds bench-instructions flood load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -52,10 +52,12 @@ help:
 	@echo "make client-check   generate Python and TypeScript clients from the spec, type-check and run them"
 	@echo "make lock           update uv.lock after editing dependencies in pyproject.toml (LOCK_ARGS=--upgrade)"
 	@echo "make venv           .venv with everything make test needs (make venv-run: what make run needs)"
-	@echo "make system-deps    install Chromium and wrk (Debian: apt-get, as root or with sudo)"
+	@echo "make system-deps    install Chromium, wrk and valgrind (Debian: apt-get, as root or with sudo)"
 	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
 	@echo "make bench-odds     the worst-case odds of every ruleset, in-process and through HTTP"
 	@echo "make flood          four clients flood the costliest odds; /healthz and a check measured"
+	@echo "make bench-instructions  instructions per request (valgrind callgrind), in-process, beside"
+	@echo "                    the bare-Litestar baseline and a FastAPI peer (BENCH_ARGS='-s check -s peer')"
 	@echo "make load URL=...   a mixed locust workload against any URL (USERS=50 DURATION=1m)"
 	@echo "make clean          remove .venv, .uv and caches"
 
@@ -125,6 +127,14 @@ bench-odds: $(DEV_STAMP)
 flood: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench.flood_odds
 
+# Instructions per request under callgrind: repeatable whatever the machine's load, so
+# they gate changes that wall-clock timings cannot see. The [bench] extra adds the FastAPI
+# peer (tests/bench/peer_fastapi.py); valgrind is a Debian package.
+bench-instructions: $(DEV_STAMP)
+	@command -v valgrind >/dev/null 2>&1 || { $(call apt_install,valgrind,make bench-instructions needs it); }
+	@$(BIN)/python -c 'import fastapi' 2>/dev/null || $(UV_SYNC) --extra dev --extra bench
+	$(BIN)/python -m tests.bench.instructions $(BENCH_ARGS)
+
 URL ?= http://127.0.0.1:8000
 USERS ?= 50
 DURATION ?= 1m
@@ -165,6 +175,7 @@ chromium:
 
 system-deps: chromium
 	@command -v wrk >/dev/null 2>&1 || { $(call apt_install,wrk,make bench needs it); }
+	@command -v valgrind >/dev/null 2>&1 || { $(call apt_install,valgrind,make bench-instructions needs it); }
 
 clean:
 	rm -rf $(VENV) .uv .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -41,6 +41,7 @@ from service.http.registry import RulesetList
 from service.http.roll_keys import RollKeys
 from service.kernel.dice import RandomSource
 from service.logging import configure_logging
+from service.metrics import flush_requests
 from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
@@ -137,6 +138,11 @@ def _roll_keys(settings: Settings) -> RollKeys:
     )
 
 
+def _flush_metrics(_: Litestar) -> None:
+    """A stopping worker writes out the requests it counted since its last flush."""
+    flush_requests()
+
+
 def _hidden(*_: Any) -> None:
     """Guard for Litestar's own schema routes: the service publishes its own document."""
     raise NotFoundException
@@ -171,7 +177,7 @@ def create_app(
             gate=StreamGate(settings.sse_max_connections),
             rng=server_rng,
         )
-        app.state.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
+        shell.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
         try:
             yield
         finally:
@@ -260,7 +266,8 @@ def create_app(
             publish_openapi,
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
-        state=State({"settings": settings, "rate_limiter": None, "receipts": receipts}),
+        on_shutdown=[_flush_metrics],
+        state=State({"settings": settings, "receipts": receipts}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(
@@ -348,12 +355,13 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    app.asgi_handler = RequestShell(
+    shell = RequestShell(
         app.asgi_handler,
         key_hashes=hashes,
         body_read_seconds=settings.body_read_timeout_seconds,
         cors=cors,
     )
+    app.asgi_handler = shell
     return app
 
 

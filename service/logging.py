@@ -10,8 +10,8 @@ import asyncio
 import atexit
 import logging
 import sys
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
@@ -20,7 +20,7 @@ import structlog
 if TYPE_CHECKING:
     from service.settings import Settings
 
-__all__ = ["configure_logging", "log_request"]
+__all__ = ["configure_logging", "iso_utc", "log_request"]
 
 
 # Built once: every line of the process is rendered with it.
@@ -87,10 +87,32 @@ _LINES = _StderrLines()
 atexit.register(_LINES.flush)
 
 
+_stamped_second = -1
+_stamped_prefix = ""
+
+
+def iso_utc(nanoseconds: int) -> str:
+    """The Unix time ``nanoseconds`` as structlog stamps lines (``TimeStamper(fmt="iso",
+    utc=True)``: ``datetime.isoformat`` in UTC, to the microsecond rounded down, with no
+    fraction on a whole second, ``Z`` for ``+00:00``). The date and time of day are
+    formatted once a second, not per line: a datetime and its isoformat were a fifth
+    of a request line's cost."""
+    global _stamped_second, _stamped_prefix
+    second, rest = divmod(nanoseconds, 1_000_000_000)
+    if second != _stamped_second:
+        _stamped_prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _stamped_second = second
+    micros = rest // 1000
+    if not micros:
+        return _stamped_prefix + "Z"
+    # Zero-padded by slicing: the format mini-language (:06d) cost a tenth of the line.
+    return f"{_stamped_prefix}.{str(micros + 1_000_000)[1:]}Z"
+
+
 def _request_line_direct(event: dict[str, Any]) -> None:
     event["event"] = "request"
     event["level"] = "info"
-    event["timestamp"] = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    event["timestamp"] = iso_utc(time.time_ns())
     _LINES.msg(_encode_line(event))
 
 

@@ -21,7 +21,7 @@ from service.http.problems import is_out_of_memory, problem_responses
 from service.http.receipts import receipts_of
 from service.http.registry import Ruleset, RulesetInfo, RulesetList
 from service.kernel.values import Value
-from service.metrics import CONTENT_TYPE, exposition
+from service.metrics import CONTENT_TYPE, FLUSH_SECONDS, exposition, shared_by_workers
 from service.settings import Settings
 
 __all__ = [
@@ -165,9 +165,16 @@ class OperationsController(Controller):
             detail=_GENERATED_KEY_NOTE if generated else None,
         )
 
-    @get("/metrics", include_in_schema=False, sync_to_thread=False)
-    def metrics(self) -> Response[bytes]:
-        """Prometheus text exposition."""
+    @get("/metrics", include_in_schema=False)
+    async def metrics(self, settings: NamedDependency[Settings]) -> Response[bytes]:
+        """Prometheus text exposition.
+
+        Each worker writes its request counts to the shared store within FLUSH_SECONDS of
+        counting them; with several workers a scrape waits that long first, so that every
+        request answered before it began is in it.
+        """
+        if settings.workers > 1 and shared_by_workers():
+            await asyncio.sleep(FLUSH_SECONDS * 1.1)  # a timer may fire a little late
         return Response(exposition(), media_type=CONTENT_TYPE)
 
     @get(
