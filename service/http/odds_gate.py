@@ -23,6 +23,14 @@ One call in a handler::
 
     async def odds(self, data: ..., odds_gate: OddsGateDependency) -> Response[Answer]:
         return await odds_gate.answer(data, answer_odds, cost=answer_odds_cost)
+
+and one for a roll that asks for its odds in the same call (``with_odds``), once the roll
+is made (so its own refusals come first) and before it is signed (a receipt covers them)::
+
+    answer = await odds_gate.with_odds(
+        roll(data, dice), odds_request_of(data), answer_odds, cost=answer_odds_cost,
+        answer_type=Answer,
+    )
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ TOO_COSTLY = "odds-too-costly"
 
 In = TypeVar("In", bound=msgspec.Struct)
 Out = TypeVar("Out", bound=msgspec.Struct)
+Carrier = TypeVar("Carrier", bound=msgspec.Struct)
 
 # What an odds operation declares besides its answer (the route's `responses` and
 # `response_headers`).
@@ -127,6 +136,27 @@ class OddsGate:
         """:meth:`answer`'s odds as a value, for an answer that embeds them."""
         body, _ = await self._answered(data, compute, cost)
         return msgspec.json.decode(body, type=answer_type)
+
+    async def with_odds(
+        self,
+        answer: Carrier,
+        asked: In | None,
+        compute: Callable[[In], Out],
+        *,
+        cost: Callable[[In], float],
+        answer_type: type[Out],
+    ) -> Carrier:
+        """``answer`` with :meth:`value`'s odds of ``asked`` as its ``odds``; ``answer``
+        itself, and no odds work, when nothing is asked (``asked`` None: no ``with_odds``).
+
+        Raises:
+            RulesError: the rules refuse the odds, or ``odds-too-costly``.
+            OddsBusy: the pool has no place free, or lost a process.
+        """
+        if asked is None:
+            return answer
+        odds = await self.value(asked, compute, cost=cost, answer_type=answer_type)
+        return msgspec.structs.replace(answer, odds=odds)
 
     async def aclose(self) -> None:
         """End the pool (with the app)."""

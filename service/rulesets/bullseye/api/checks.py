@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 import msgspec
@@ -11,8 +12,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
-from service.http.problems import problem_responses
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGate, OddsGateDependency
 from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
@@ -25,11 +25,11 @@ from service.rulesets.bullseye.api.examples import (
 from service.rulesets.bullseye.rules.check_odds import (
     CheckOddsRequest,
     check_odds,
-    resolve_with_odds,
+    check_odds_request,
 )
 from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
 from service.rulesets.bullseye.rules.check_odds_cost import check_odds_cost
-from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult
+from service.rulesets.bullseye.rules.checks import CheckRequest, CheckResult, resolve_check
 
 __all__ = ["BatchRequest", "BatchResult", "CheckController"]
 
@@ -78,7 +78,9 @@ and who narrates (§5.1).
   `restored` and the score `after`, with its condition; it is null without a request.
 * **Odds** in the same call: with `with_odds: true` the answer's `odds` is what
   `checkOdds` answers for this body (less `roll`, `seed` and `with_odds`), computed from
-  the rules alone, before and whatever the roll; null when not asked.
+  the rules alone, before and whatever the roll, and through the same odds gate
+  (docs/odds.md): 422 `odds-too-costly` or 503 `odds-busy` as `checkOdds` would answer,
+  once the check itself is accepted; null when not asked (and then no odds work is done).
 """
 
 _ODDS_DESCRIPTION = """\
@@ -129,17 +131,25 @@ class CheckController(Controller):
         dto=StrictJson[CheckRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def resolve(
         self,
         data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> CheckResult:
-        """Resolve one check; sign it when asked (``receipt``)."""
+        """Resolve one check, with its odds when asked (``with_odds``, through the odds
+        gate); sign it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = resolve_with_odds(data, dice, new_id())
+        answer = await odds_gate.with_odds(
+            resolve_check(data, dice, new_id()),
+            check_odds_request(data),
+            check_odds,
+            cost=check_odds_cost,
+            answer_type=CheckOdds,
+        )
         return await with_receipt(
             answer,
             dice,
@@ -175,18 +185,22 @@ class CheckController(Controller):
         description="Each check is resolved as by `resolveCheck`, in order (each may ask "
         "`with_odds`). If any is refused, "
         "none is returned: the 422 lists every refused check's reasons, each pointer under "
-        "`/checks/{index}`. A check with `receipt: true` is signed on its own: its receipt's "
+        "`/checks/{index}`. Then the odds of the checks that ask `with_odds`, each through "
+        "the odds gate as `checkOdds` (docs/odds.md): any refused (`odds-too-costly`), and "
+        "none is returned either, the 422 listing each under `/checks/{index}`. A check "
+        "with `receipt: true` is signed on its own: its receipt's "
         "`request_sha256` is the digest of its item of `checks`, as sent.",
         dto=StrictJson[BatchRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def resolve_batch(
         self,
         data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> BatchResult:
         """Resolve every check, or refuse the whole batch with every reason. A check that
         asks for a receipt is signed with its own item of the body as its request."""
@@ -196,12 +210,13 @@ class CheckController(Controller):
         for index, check in enumerate(data.checks):
             dice = receipt_dice(rng, check.receipt)
             try:
-                results.append(resolve_with_odds(check, dice, new_id()))
+                results.append(resolve_check(check, dice, new_id()))
             except RulesError as error:
                 concerns.extend(error.under(f"/checks/{index}").concerns)
             rolled.append(dice)
         if concerns:
             raise RulesError.from_concerns(concerns)
+        results = await _with_odds(results, data.checks, odds_gate)
         if any(check.receipt for check in data.checks):
             sent = msgspec.json.decode(await request.body())["checks"]
             receipts = receipts_of(request)
@@ -219,3 +234,30 @@ class CheckController(Controller):
                 )
             ]
         return BatchResult(results=tuple(results))
+
+
+async def _with_odds(
+    results: list[CheckResult], checks: tuple[CheckRequest, ...], odds_gate: OddsGate
+) -> list[CheckResult]:
+    """Each result with its check's odds when it asks ``with_odds`` (through the gate);
+    every refusal at once, each under its check's index."""
+    answered: list[CheckResult] = []
+    concerns: list[Concern] = []
+    for index, (result, check) in enumerate(zip(results, checks, strict=True)):
+        if (asked := check_odds_request(check)) is None:
+            answered.append(result)
+            continue
+        try:
+            answered.append(
+                await odds_gate.with_odds(
+                    result, asked, check_odds, cost=check_odds_cost, answer_type=CheckOdds
+                )
+            )
+        except RulesError as error:
+            concerns.extend(error.under(f"/checks/{index}").concerns)
+        # Each check's odds are computed in line (within the inline budget): let the
+        # worker's other requests in between, so a batch of 100 never holds it at once.
+        await asyncio.sleep(0)
+    if concerns:
+        raise RulesError.from_concerns(concerns)
+    return answered

@@ -62,7 +62,7 @@ from service.rulesets.bullseye.rules.yield_odds import (
     yield_pmf,
 )
 
-__all__ = ["CheckOddsRequest", "check_odds", "resolve_with_odds"]
+__all__ = ["CheckOddsRequest", "check_odds", "check_odds_request", "resolve_with_odds"]
 
 _TARGET_TABLE = TABLES[TableName.TARGET]
 _SPREAD_TABLE = TABLES[TableName.SPREAD]
@@ -113,17 +113,28 @@ def check_odds(request: CheckShape) -> CheckOdds:
     )
 
 
+def check_odds_request(request: CheckRequest) -> CheckOddsRequest | None:
+    """What ``checkOdds`` is asked for a check that asks ``with_odds``: its body less
+    ``roll``, ``seed``, ``receipt`` and ``with_odds``; None when it does not ask."""
+    if not request.with_odds:
+        return None
+    return CheckOddsRequest(
+        **{name: getattr(request, name) for name in CheckOddsRequest.__struct_fields__}
+    )
+
+
 def resolve_with_odds(request: CheckRequest, rng: RandomSource, check_id: str) -> CheckResult:
-    """:func:`resolve_check`, with the check's odds before the roll when it asks
-    ``with_odds`` (no odds work otherwise).
+    """:func:`resolve_check`, with the check's odds before the roll, computed here, when it
+    asks ``with_odds`` (no odds work otherwise). The service attaches them through its
+    odds gate instead (:func:`check_odds_request`), so that they never stall a worker.
 
     Raises:
         RulesError: the rules refuse the check; every reason is listed.
     """
     result = resolve_check(request, rng, check_id)
-    if not request.with_odds:
+    if (asked := check_odds_request(request)) is None:
         return result
-    return msgspec.structs.replace(result, odds=check_odds(request))
+    return msgspec.structs.replace(result, odds=check_odds(asked))
 
 
 class _Stakes(msgspec.Struct, frozen=True, kw_only=True):

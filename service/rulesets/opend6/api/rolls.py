@@ -33,9 +33,11 @@ from service.rulesets.opend6.rules.roll_odds import (
     OpposedOddsAnswer,
     OpposedOddsRequest,
     RollAnswer,
+    opposed_odds_request,
     opposed_roll_odds,
     roll,
     roll_odds,
+    roll_odds_request,
     roll_opposed,
 )
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
@@ -80,8 +82,9 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   `result_points` = total − difficulty; `related_skill_modifier` ±max(1, ⌈|rp|/2⌉) for a
   later related roll (D10); an `attack` that succeeds earns `damage_bonus` ⌈rp/5⌉.
 * **Odds in the same call**: `with_odds: true` adds `odds`, exactly what `openD6RollOdds`
-  answers for the same body less `faces` and `seed` (null when not asked, and then no
-  odds work is done).
+  answers for the same body less `faces` and `seed`, through the same odds gate
+  (docs/odds.md): once the roll is accepted, 422 `odds-too-costly` or 503 `odds-busy` as
+  `openD6RollOdds` would answer (null when not asked, and then no odds work is done).
 * **Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
   the answer with its `odds`, and the faces the server rolled in rolling order: the
   regular dice, the Wild Die and its explosions, then the Character Point dice — whereas
@@ -103,17 +106,25 @@ class RollController(Controller):
         dto=StrictJson[RollRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def roll(
         self,
         data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> RollAnswer:
-        """Roll once; sign it when asked (``receipt``)."""
+        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
+        it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = roll(data, dice, new_id())
+        answer = await odds_gate.with_odds(
+            roll(data, dice, new_id()),
+            roll_odds_request(data),
+            roll_odds,
+            cost=roll_odds_cost,
+            answer_type=OddsAnswer,
+        )
         return await with_receipt(
             answer,
             dice,
@@ -141,24 +152,34 @@ class OpposedController(Controller):
         "`result_points` is the margin, from the initiator's side; an initiating `attack` "
         "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
         "`/initiator` or `/resister`. `with_odds: true` adds `odds`, exactly what "
-        "`openD6OpposedOdds` answers for both sides less their `faces` and `seed` (null "
-        "when not asked). `receipt: true` signs the answer: one receipt for both sides, its "
+        "`openD6OpposedOdds` answers for both sides less their `faces` and `seed`, through "
+        "the same odds gate (docs/odds.md: 422 `odds-too-costly` or 503 `odds-busy` once "
+        "the rolls are accepted; null when not asked). `receipt: true` signs the answer: "
+        "one receipt for both sides, its "
         "faces the initiator's then the resister's in rolling order, its `dice_source` "
         "`table` when either side supplied `faces` (see docs/verifiable-rolls.md).",
         dto=StrictJson[OpposedRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def opposed(
         self,
         data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> OpposedAnswer:
-        """Roll both sides; sign them when asked (``receipt``)."""
+        """Roll both sides, with their odds when asked (``with_odds``, through the odds
+        gate); sign them when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = roll_opposed(data, dice, new_id())
+        answer = await odds_gate.with_odds(
+            roll_opposed(data, dice, new_id()),
+            opposed_odds_request(data),
+            opposed_roll_odds,
+            cost=opposed_odds_cost,
+            answer_type=OpposedOddsAnswer,
+        )
         return await with_receipt(
             answer,
             dice,

@@ -1,6 +1,7 @@
 """The odds of a roll before it is made: the rolled code and difficulty of the request,
 the exact distribution of :mod:`service.rulesets.opend6.rules.odds`; and a roll or an
-opposed roll that asks for its odds in the same call (`with_odds`)."""
+opposed roll that asks for its odds in the same call (`with_odds`): its answer, and the
+odds request it makes (the service computes those through its odds gate)."""
 
 from __future__ import annotations
 
@@ -53,10 +54,12 @@ __all__ = [
     "OpposedOddsAnswer",
     "OpposedOddsRequest",
     "RollAnswer",
+    "opposed_odds_request",
     "opposed_roll_odds",
     "roll",
     "roll_dice",
     "roll_odds",
+    "roll_odds_request",
     "roll_opposed",
 ]
 
@@ -191,36 +194,44 @@ class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
 
 
 def roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollAnswer:
-    """:func:`~service.rulesets.opend6.rules.rolls.resolve_roll`, with
-    :func:`roll_odds` of the same body (less its dice) when ``with_odds``; no odds work
-    otherwise.
+    """:func:`~service.rulesets.opend6.rules.rolls.resolve_roll` as an answer without
+    odds: those it asks for (:func:`roll_odds_request`) are attached by the service,
+    through its odds gate, once the roll is accepted.
 
     Raises:
         RulesError: the roll is refused (its odds would be refused alike).
     """
     result = resolve_roll(request, rng, roll_id)
-    odds_answer = roll_odds(_shape_of(request, OddsRequest)) if request.with_odds else None
-    return RollAnswer(**_fields_of(result, RollResult), odds=odds_answer)
+    return RollAnswer(**_fields_of(result, RollResult), odds=None)
+
+
+def roll_odds_request(request: RollRequest) -> OddsRequest | None:
+    """What ``openD6RollOdds`` is asked for a roll that asks ``with_odds``: the same body
+    less its dice (Character Points before and after pooled); None when it does not ask."""
+    return _shape_of(request, OddsRequest) if request.with_odds else None
 
 
 def roll_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) -> OpposedAnswer:
-    """:func:`~service.rulesets.opend6.rules.opposed.resolve_opposed`, with
-    :func:`opposed_roll_odds` of the same sides (less their dice) when ``with_odds``.
+    """:func:`~service.rulesets.opend6.rules.opposed.resolve_opposed` as an answer without
+    odds (:func:`opposed_odds_request` gives those it asks for).
 
     Raises:
         RulesError: either roll is refused (pointers under /initiator or /resister).
     """
     result = resolve_opposed(request, rng, roll_id)
-    odds_answer = None
-    if request.with_odds:
-        odds_answer = opposed_roll_odds(
-            OpposedOddsRequest(
-                initiator=_shape_of(request.initiator, RollShape),
-                resister=_shape_of(request.resister, RollShape),
-                modifiers=request.modifiers,
-            )
-        )
-    return OpposedAnswer(**_fields_of(result, OpposedResult), odds=odds_answer)
+    return OpposedAnswer(**_fields_of(result, OpposedResult), odds=None)
+
+
+def opposed_odds_request(request: OpposedRequest) -> OpposedOddsRequest | None:
+    """What ``openD6OpposedOdds`` is asked for an opposed roll that asks ``with_odds``:
+    both sides less their dice; None when it does not ask."""
+    if not request.with_odds:
+        return None
+    return OpposedOddsRequest(
+        initiator=_shape_of(request.initiator, RollShape),
+        resister=_shape_of(request.resister, RollShape),
+        modifiers=request.modifiers,
+    )
 
 
 S = TypeVar("S", bound=msgspec.Struct)

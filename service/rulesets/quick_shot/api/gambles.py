@@ -10,7 +10,6 @@ from litestar.params import Body
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
-from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
@@ -18,8 +17,9 @@ from service.rulesets.quick_shot.rules.gambles import (
     QuickShotGambleRequest,
     QuickShotGambleResult,
     QuickShotOddsRequest,
+    resolve_gamble,
 )
-from service.rulesets.quick_shot.rules.odds import gamble_odds, gamble_with_odds
+from service.rulesets.quick_shot.rules.odds import gamble_odds, gamble_odds_request
 from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
 from service.rulesets.quick_shot.rules.odds_cost import gamble_odds_cost
 
@@ -66,7 +66,9 @@ are the table's dice, base dice first, then the WP dice, exactly as many as the 
 `quickShotGambleOdds` answers for this gamble's actions, bet and TN: the odds before the
 dice, never conditioned on them — a declined gamble's too, the odds a player weighs at
 "Step 3: Going for It". The gamble's refusals come first, all at once, as without the
-flag. Without it `odds` is null and nothing is computed.
+flag. The odds go through the same odds gate as `quickShotGambleOdds` (docs/odds.md):
+422 `odds-too-costly` or 503 `odds-busy` as it would answer. Without the flag `odds` is
+null and nothing is computed.
 
 **Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
 the answer with its `odds`, and the faces in rolling order: the 8 base dice, then the WP
@@ -110,17 +112,25 @@ class GambleController(Controller):
         dto=StrictJson[QuickShotGambleRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def gamble(
         self,
         data: Annotated[QuickShotGambleRequest, Body(examples=GAMBLE_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> QuickShotGambleResult:
-        """Roll once; sign it when asked (``receipt``)."""
+        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
+        it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = gamble_with_odds(data, dice, new_id())
+        answer = await odds_gate.with_odds(
+            resolve_gamble(data, dice, new_id()),
+            gamble_odds_request(data),
+            gamble_odds,
+            cost=gamble_odds_cost,
+            answer_type=QuickShotOddsAnswer,
+        )
         return await with_receipt(
             answer,
             dice,

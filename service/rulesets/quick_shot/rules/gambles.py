@@ -423,7 +423,8 @@ def resolve_gamble(
     request: QuickShotGambleRequest, rng: RandomSource, gamble_id: str
 ) -> QuickShotGambleResult:
     """Roll (or read the table's faces) and decide one gamble; `odds` stays null (the
-    odds are added by :func:`~service.rulesets.quick_shot.rules.odds.gamble_with_odds`).
+    odds asked are attached by the service, see
+    :func:`~service.rulesets.quick_shot.rules.odds.gamble_odds_request`).
 
     Raises:
         RulesError: every refusal at once, in this order: `wp-bet-invalid`,

@@ -17,22 +17,18 @@ from fractions import Fraction
 from functools import lru_cache
 from math import factorial, prod
 
-import msgspec
-
 from service.kernel.chance import Chance, chance
-from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.quick_shot.rules.difficulties import SIDES, good_faces
 from service.rulesets.quick_shot.rules.effect import list_order_successes
 from service.rulesets.quick_shot.rules.gambles import (
     QuickShotGambleRequest,
-    QuickShotGambleResult,
     QuickShotGambleShape,
+    QuickShotOddsRequest,
     critical_of,
     dice_count,
     effective_levels,
-    resolve_gamble,
     shape_refusals,
 )
 from service.rulesets.quick_shot.rules.odds_answer import (
@@ -47,7 +43,7 @@ __all__ = [
     "GambleOdds",
     "exact_odds",
     "gamble_odds",
-    "gamble_with_odds",
+    "gamble_odds_request",
     "pool_shapes",
 ]
 
@@ -189,20 +185,13 @@ def _published(
     )
 
 
-def gamble_with_odds(
-    request: QuickShotGambleRequest, rng: RandomSource, gamble_id: str
-) -> QuickShotGambleResult:
-    """:func:`resolve_gamble`, and with ``with_odds`` its :func:`gamble_odds` as `odds`.
-
-    The gamble is decided first, so its refusals come all at once as without the flag;
-    the odds read the actions, bet and TN alone (never the dice), so they are the odds
-    before the roll, exactly the odds route's answer for the same body — a declined
-    gamble's too, the odds a player weighs before declining (D9).
-
-    Raises:
-        RulesError: those of :func:`resolve_gamble`.
-    """
-    result = resolve_gamble(request, rng, gamble_id)
+def gamble_odds_request(request: QuickShotGambleRequest) -> QuickShotOddsRequest | None:
+    """What ``quickShotGambleOdds`` is asked for a gamble that asks ``with_odds``: its
+    actions, bet and TN (never the dice, so the odds before the roll; a declined gamble's
+    too, the odds a player weighs before declining, D9); None when it does not ask. The
+    service attaches them through its odds gate once :func:`resolve_gamble` decides it."""
     if not request.with_odds:
-        return result
-    return msgspec.structs.replace(result, odds=gamble_odds(request))
+        return None
+    return QuickShotOddsRequest(
+        **{name: getattr(request, name) for name in QuickShotOddsRequest.__struct_fields__}
+    )

@@ -10,7 +10,6 @@ from litestar.params import Body
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
-from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
@@ -18,8 +17,9 @@ from service.rulesets.self_conflict.rules.checks import (
     TalentCheckRequest,
     TalentCheckResult,
     TalentOddsRequest,
+    resolve_check,
 )
-from service.rulesets.self_conflict.rules.odds import check_with_odds, talent_odds
+from service.rulesets.self_conflict.rules.odds import talent_odds, talent_odds_request
 from service.rulesets.self_conflict.rules.odds_answer import TalentOddsAnswer
 from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
 
@@ -70,7 +70,9 @@ replays the check.
 `selfConflictCheckOdds` answers for this body without `faces`, `seed`, `with_odds` and
 `receipt`: the
 odds before the dice, never conditioned on them. The check's refusals come first, all at
-once, as without the flag. Without it `odds` is null and nothing is computed.
+once, as without the flag. The odds go through the same odds gate as
+`selfConflictCheckOdds` (docs/odds.md): 422 `odds-too-costly` or 503 `odds-busy` as it
+would answer. Without the flag `odds` is null and nothing is computed.
 
 **Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
 the answer with its `odds`, and the faces in rolling order: Self, Conflict, then the
@@ -120,17 +122,25 @@ class TalentCheckController(Controller):
         dto=StrictJson[TalentCheckRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def check(
         self,
         data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> TalentCheckResult:
-        """Roll once; sign it when asked (``receipt``)."""
+        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
+        it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = check_with_odds(data, dice, new_id())
+        answer = await odds_gate.with_odds(
+            resolve_check(data, dice, new_id()),
+            talent_odds_request(data),
+            talent_odds,
+            cost=talent_odds_cost,
+            answer_type=TalentOddsAnswer,
+        )
         return await with_receipt(
             answer,
             dice,

@@ -423,7 +423,8 @@ def resolve_check(
     request: TalentCheckRequest, rng: RandomSource, check_id: str
 ) -> TalentCheckResult:
     """Roll (or read the table's faces) and resolve one check; `odds` stays null (the
-    odds are added by :func:`~service.rulesets.self_conflict.rules.odds.check_with_odds`).
+    odds asked are attached by the service, see
+    :func:`~service.rulesets.self_conflict.rules.odds.talent_odds_request`).
 
     Raises:
         RulesError: `faces-and-seed`, `conflict-modifier-out-of-range`, `karma-insufficient`

@@ -16,10 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-import msgspec
-
 from service.kernel.chance import chance, fraction_of
-from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.exact import Pmf, combine, convolve, point, uniform
 from service.kernel.values import Value
@@ -32,11 +29,10 @@ from service.rulesets.self_conflict.rules.checks import (
     UNDER_POINTS,
     SelfConflictComparison,
     TalentCheckRequest,
-    TalentCheckResult,
     TalentCheckShape,
+    TalentOddsRequest,
     compare,
     refusals,
-    resolve_check,
     shape_warnings,
 )
 from service.rulesets.self_conflict.rules.odds_answer import (
@@ -49,9 +45,9 @@ from service.rulesets.self_conflict.rules.odds_answer import (
 __all__ = [
     "DENOMINATOR",
     "TalentOdds",
-    "check_with_odds",
     "exact_odds",
     "talent_odds",
+    "talent_odds_request",
 ]
 
 SIDES = 6
@@ -187,19 +183,13 @@ def talent_odds(request: TalentCheckShape) -> TalentOddsAnswer:
     )
 
 
-def check_with_odds(
-    request: TalentCheckRequest, rng: RandomSource, check_id: str
-) -> TalentCheckResult:
-    """:func:`resolve_check`, and with ``with_odds`` its :func:`talent_odds` as `odds`.
-
-    The check is resolved first, so its refusals come all at once as without the flag;
-    the odds read the request alone (the shape, never the dice), so they are the odds
-    before the roll, exactly the odds route's answer for the same body.
-
-    Raises:
-        RulesError: those of :func:`resolve_check`.
-    """
-    result = resolve_check(request, rng, check_id)
+def talent_odds_request(request: TalentCheckRequest) -> TalentOddsRequest | None:
+    """What ``selfConflictCheckOdds`` is asked for a check that asks ``with_odds``: the
+    same body without `faces`, `seed`, `with_odds` and `receipt` (the shape, never the
+    dice, so the odds before the roll); None when it does not ask. The service attaches
+    them through its odds gate once :func:`resolve_check` accepts the check."""
     if not request.with_odds:
-        return result
-    return msgspec.structs.replace(result, odds=talent_odds(request))
+        return None
+    return TalentOddsRequest(
+        **{name: getattr(request, name) for name in TalentOddsRequest.__struct_fields__}
+    )

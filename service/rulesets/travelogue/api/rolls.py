@@ -9,7 +9,6 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
-from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
@@ -17,7 +16,8 @@ from service.rulesets.travelogue.rules.odds import (
     PoolsOdds,
     PoolsRollResult,
     pools_odds,
-    roll_with_odds,
+    pools_odds_request,
+    roll_answer,
 )
 from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest
@@ -49,7 +49,9 @@ A pool may hold as many dice as a game's track allows (Ammo ≤ 1000).
 **Odds in the same call**: `with_odds: true` adds `odds`, exactly what
 `travelogueRollOdds` answers for the same pools and stats: the odds before the dice, never
 conditioned on them (so at most 30 dice a pool: else 422 `too-many-dice`, after the
-dice's own refusals). Without it `odds` is null and nothing is computed.
+dice's own refusals). The odds go through the same odds gate as `travelogueRollOdds`
+(docs/odds.md): 422 `odds-too-costly` or 503 `odds-busy` as it would answer. Without the
+flag `odds` is null and nothing is computed.
 
 **Receipt**: `receipt: true` signs the answer (`receipt`, a compact JWS over the request,
 the answer with its `odds`, and the faces in rolling order: the Shooter's dice, then the
@@ -97,17 +99,25 @@ class PoolsController(Controller):
         dto=StrictJson[PoolsRollRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 413, 415, 422),
+        responses=ODDS_RESPONSES,
     )
     async def roll(
         self,
         data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
     ) -> PoolsRollResult:
-        """Steps 3–7 once; signed when asked (``receipt``)."""
+        """Steps 3–7 once, with the odds when asked (``with_odds``, through the odds
+        gate); signed when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = roll_with_odds(data, dice)
+        answer = await odds_gate.with_odds(
+            roll_answer(data, dice),
+            pools_odds_request(data),
+            pools_odds,
+            cost=pools_odds_cost,
+            answer_type=PoolsOdds,
+        )
         return await with_receipt(
             answer,
             dice,

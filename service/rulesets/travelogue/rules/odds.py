@@ -52,7 +52,8 @@ __all__ = [
     "check_odds_dice",
     "pool_counts",
     "pools_odds",
-    "roll_with_odds",
+    "pools_odds_request",
+    "roll_answer",
 ]
 
 SIDES = 6
@@ -254,16 +255,22 @@ class PoolsRollResult(Pools, frozen=True, kw_only=True):
     receipt: Receipt = None
 
 
-def roll_with_odds(request: PoolsRollRequest, rng: RandomSource) -> PoolsRollResult:
-    """:func:`roll_pools`, and with ``with_odds`` its :func:`pools_odds` as `odds`.
-
-    The roll's refusals come first, as without the flag; the odds read the pools and stats
-    alone (never the dice), so they are the odds before the roll, exactly the odds
-    route's answer for the same body — `too-many-dice` included past 30 dice a pool.
+def roll_answer(request: PoolsRollRequest, rng: RandomSource) -> PoolsRollResult:
+    """:func:`roll_pools` as an answer without odds: those it asks for
+    (:func:`pools_odds_request`) are attached by the service, through its odds gate, once
+    the roll is accepted, so the roll's refusals come first, as without the flag.
 
     Raises:
-        RulesError: those of :func:`roll_pools`; with ``with_odds``, `too-many-dice`.
+        RulesError: those of :func:`roll_pools`.
     """
     pools = roll_pools(request, rng)
-    odds = pools_odds(request) if request.with_odds else None
-    return PoolsRollResult(**msgspec.structs.asdict(pools), odds=odds)
+    return PoolsRollResult(**msgspec.structs.asdict(pools), odds=None)
+
+
+def pools_odds_request(request: PoolsRollRequest) -> PoolsRequest | None:
+    """What ``travelogueRollOdds`` is asked for a roll that asks ``with_odds``: its pools
+    and stats (never the dice, so the odds before the roll; refused alike,
+    `too-many-dice` past 30 dice a pool); None when it does not ask."""
+    if not request.with_odds:
+        return None
+    return PoolsRequest(**{name: getattr(request, name) for name in PoolsRequest.__struct_fields__})
