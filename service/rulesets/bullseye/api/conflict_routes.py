@@ -19,6 +19,7 @@ from litestar.response import Response
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.sessions import Applied
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
@@ -59,7 +60,12 @@ from service.rulesets.bullseye.rules.conflicts import (
     new_conflict,
     waiting_for,
 )
-from service.rulesets.bullseye.rules.conflicts.forecast import ConflictForecast, forecast
+from service.rulesets.bullseye.rules.conflicts.forecast import (
+    ConflictForecast,
+    ForecastRequest,
+    forecast_of,
+)
+from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
 from service.rulesets.bullseye.rules.conflicts.round_odds import sees
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, Step, etag
@@ -107,7 +113,10 @@ FORECAST_DESCRIPTION = (
     "bound passed. The service's round limit and bullseyes are left out of `winner`. A "
     "decided conflict answers its settled winner (probability 1, `this_round` null). Every "
     "exact probability is `{p, exact}`, `exact` a reduced fraction. `ETag` is the "
-    "conflict's version; with `If-None-Match` set to it, 304."
+    "conflict's version; with `If-None-Match` set to it, 304. Like every odds answer it "
+    "goes through the odds gate: an active conflict's forecast (estimated at 100 ms, its "
+    "bounds' worst case) is computed by the worker's odds pool, off its event loop, and "
+    "cached per version and set of rolls seen (`Server-Timing` says which)."
 )
 
 
@@ -297,22 +306,38 @@ class ConflictController(Controller):
     @get(
         "/{conflict_id:str}/forecast",
         operation_id="conflictForecast",
-        response_headers=VERSION_HEADERS,
+        response_headers=[*VERSION_HEADERS, *ODDS_HEADERS],
         security=TOKEN_REQUIRED,
         summary="The odds of the round in progress and of the whole conflict",
         description=FORECAST_DESCRIPTION,
         responses={
             304: ResponseSpec(None, description="Not modified: still at that version."),
-            **problem_responses(400, 401, 404, 503),
+            **problem_responses(
+                400,
+                401,
+                404,
+                422,
+                503,
+                meanings={
+                    422: "The forecast would cost more to compute than the service allows "
+                    "(`odds-too-costly`: only when `ODDS_MAX_MS` is set below its 100 ms "
+                    "estimate).",
+                    503: "Redis is unreachable (`store-unavailable`), or this worker's odds "
+                    "pool is full or lost a process (`odds-busy`): retry after Retry-After "
+                    "seconds.",
+                },
+            ),
         },
     )
     async def forecast(
         self,
         conflict_id: ConflictId,
         request: Request[Any, Any, Any],
+        odds_gate: OddsGateDependency,
         if_none_match: IfNoneMatch = None,
     ) -> Response[ConflictForecast]:
-        """The forecast, as the reader may know the round."""
+        """The forecast, as the reader may know the round: through the odds gate, so it
+        is computed off the event loop, once per stored version and set of rolls seen."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
         read = await conflicts.read(conflict_id, request, if_none_match=if_none_match)
@@ -320,16 +345,13 @@ class ConflictController(Controller):
             return read  # type: ignore[return-value]  # 304, no body
         stored, role = read
         conflict = stored.state
-        seen = sorted(p for p in conflict.pending if sees(conflict, role, p))
-
-        def render() -> bytes:
-            return _json.encode(forecast(conflict, version=stored.version, viewer=role))
-
-        # Readers who have seen the same rolls get the same answer: computed once per
-        # stored version and such set of rolls.
-        key = "forecast:" + ",".join(seen)
-        content: Any = conflicts.store.rendered(conflict_id, stored, key, render)
-        return Response(content, headers={"ETag": etag(stored.version)})
+        # Readers who have seen the same rolls get the same answer: one who has seen none
+        # is asked as nobody, so every such reader shares the gate's cached answer.
+        viewer = role if any(sees(conflict, role, p) for p in conflict.pending) else ""
+        asked = ForecastRequest(conflict=conflict, version=stored.version, viewer=viewer)
+        response = await odds_gate.answer(asked, forecast_of, cost=forecast_cost)
+        response.headers["ETag"] = etag(stored.version)
+        return response
 
     @post(
         "/{conflict_id:str}/rounds",

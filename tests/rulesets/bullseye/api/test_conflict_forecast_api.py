@@ -131,3 +131,20 @@ def test_an_unchanged_conflict_answers_304_to_its_etag(client: TestClient) -> No
     first = client.get(path, headers=bearer(created["tokens"]["gm"]))
     again = client.get(path, headers=bearer(created["tokens"]["gm"]))
     assert first.content == again.content  # the simulation's seed is the conflict's own
+
+
+def test_the_forecast_is_computed_off_the_loop_once_per_version_and_rolls_seen(
+    client: TestClient,
+) -> None:
+    """An active conflict's forecast is estimated past the inline budget, so the worker's
+    odds pool computes it; every reader who has seen no roll shares that answer (the
+    gate's cache), and a new version is computed anew."""
+    created = create(client)
+    tokens = created["tokens"]
+    first = forecast_of(client, created["id"], tokens["players"]["ana"])
+    assert first.status_code == 200
+    assert first.headers["server-timing"].startswith('odds;desc="pool"')
+    for token in (tokens["gm"], tokens["players"]["bo"]):
+        again = forecast_of(client, created["id"], token)
+        assert again.headers["server-timing"].startswith('odds;desc="cache"')
+        assert again.content == first.content

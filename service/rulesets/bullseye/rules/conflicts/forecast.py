@@ -68,6 +68,7 @@ __all__ = [
     "Bounds",
     "ConflictForecast",
     "ExactOutlook",
+    "ForecastRequest",
     "LossAmountChance",
     "PairingForecast",
     "PairingLoss",
@@ -80,6 +81,7 @@ __all__ = [
     "SimulationReason",
     "YieldBasis",
     "forecast",
+    "forecast_of",
     "simulation_seed",
 ]
 
@@ -304,6 +306,21 @@ class _RoundOdds:
     def sampler(self) -> DiceSampler:
         """The round drawn like the dice."""
         return DiceSampler(self.gm.yield_, self.gm.side, [(p.yield_, p.side) for p in self.players])
+
+
+class ForecastRequest(Value, frozen=True, kw_only=True):
+    """What a forecast is made from: the conflict as stored, its version, and whose rolls
+    the reader has seen (``viewer``: its role; the same answer for every reader who has
+    seen none may use ``""``)."""
+
+    conflict: Conflict
+    version: int
+    viewer: str
+
+
+def forecast_of(request: ForecastRequest) -> ConflictForecast:
+    """:func:`forecast` of one value (what the odds gate computes, in line or in its pool)."""
+    return forecast(request.conflict, version=request.version, viewer=request.viewer)
 
 
 def forecast(
