@@ -26,6 +26,9 @@ from typing import Any
 import httpx
 import msgspec
 
+from service.rulesets.bullseye.rules.check_odds import check_odds
+from service.rulesets.bullseye.rules.check_odds_cost import check_odds_cost
+from service.rulesets.bullseye.rules.checks import CheckShape
 from service.rulesets.opend6.rules.odds_cost import opposed_odds_cost, roll_odds_cost
 from service.rulesets.opend6.rules.roll_odds import (
     OpposedOddsRequest,
@@ -67,6 +70,20 @@ class OddsCase:
 def cases() -> list[OddsCase]:
     largest = opend6_side(120, 20)
     return [
+        OddsCase(
+            "checkOdds",
+            "core +8, health at issue (every dice kind)",
+            "/v1/checks/odds",
+            {
+                "target": 20,
+                "qualities": [{"name": "Hero", "type": "core", "magnitude": 8}],
+                "depletable": [{"name": "Health", "current": 30, "maximum": 40}],
+                "depletion": {"actor": {"threat": 3}, "opposition": {"threat": 5}},
+            },
+            CheckShape,
+            check_odds,
+            check_odds_cost,
+        ),
         OddsCase(
             "openD6RollOdds",
             "120 dice, 20 CP dice",
