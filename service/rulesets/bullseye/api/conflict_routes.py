@@ -62,11 +62,10 @@ from service.rulesets.bullseye.rules.conflicts import (
 )
 from service.rulesets.bullseye.rules.conflicts.forecast import (
     ConflictForecast,
-    ForecastRequest,
     forecast_of,
+    forecast_request,
 )
 from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
-from service.rulesets.bullseye.rules.conflicts.round_odds import sees
 from service.sessions.access import issue_tokens
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import session_host
@@ -344,11 +343,7 @@ class ConflictController(Controller):
         if isinstance(read, Response):
             return read  # type: ignore[return-value]  # 304, no body
         stored, role = read
-        conflict = stored.state
-        # Readers who have seen the same rolls get the same answer: one who has seen none
-        # is asked as nobody, so every such reader shares the gate's cached answer.
-        viewer = role if any(sees(conflict, role, p) for p in conflict.pending) else ""
-        asked = ForecastRequest(conflict=conflict, version=stored.version, viewer=viewer)
+        asked = forecast_request(stored.state, version=stored.version, viewer=role)
         response = await odds_gate.answer(asked, forecast_of, cost=forecast_cost)
         response.headers["ETag"] = etag(stored.version)
         return response

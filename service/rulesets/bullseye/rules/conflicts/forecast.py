@@ -59,6 +59,7 @@ from service.rulesets.bullseye.rules.conflicts.round_odds import (
     loss_marginals,
     pairing_losses,
     round_tables,
+    sees,
 )
 from service.rulesets.bullseye.rules.depletion import Loser
 from service.rulesets.bullseye.rules.modifiers import ModifierLine
@@ -82,6 +83,7 @@ __all__ = [
     "YieldBasis",
     "forecast",
     "forecast_of",
+    "forecast_request",
     "simulation_seed",
 ]
 
@@ -316,6 +318,14 @@ class ForecastRequest(Value, frozen=True, kw_only=True):
     conflict: Conflict
     version: int
     viewer: str
+
+
+def forecast_request(conflict: Conflict, *, version: int, viewer: str) -> ForecastRequest:
+    """The forecast ``viewer`` reads: its role matters only through the rolls it has seen,
+    so a reader who has seen none is asked as nobody (``""``) and every such reader gets
+    the same answer (and shares the odds gate's cache)."""
+    seen_any = any(sees(conflict, viewer, participant) for participant in conflict.pending)
+    return ForecastRequest(conflict=conflict, version=version, viewer=viewer if seen_any else "")
 
 
 def forecast_of(request: ForecastRequest) -> ConflictForecast:
