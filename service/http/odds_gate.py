@@ -27,10 +27,14 @@ One call in a handler::
 and one for a roll that asks for its odds in the same call (``with_odds``), once the roll
 is made (so its own refusals come first) and before it is signed (a receipt covers them)::
 
-    answer = await odds_gate.with_odds(
-        roll(data, dice), odds_request_of(data), answer_odds, cost=answer_odds_cost,
-        answer_type=Answer,
+    answer = await with_odds(
+        request, roll(data, dice), odds_request_of(data), answer_odds,
+        cost=answer_odds_cost, answer_type=Answer,
     )
+
+A roll's handler reads the gate off the app (:func:`odds_gate_of`) only when the odds are
+asked, rather than have it injected: a second injected dependency makes Litestar resolve
+them in a task group on every request, the plain rolls' included.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 from litestar.datastructures import ResponseHeader
@@ -52,6 +56,8 @@ from service.http.problems import problem_responses
 from service.kernel.errors import Concern, RulesError
 
 if TYPE_CHECKING:
+    from litestar import Request
+
     from service.settings import Settings
 
 __all__ = [
@@ -60,6 +66,8 @@ __all__ = [
     "TOO_COSTLY",
     "OddsGate",
     "OddsGateDependency",
+    "odds_gate_of",
+    "with_odds",
 ]
 
 TOO_COSTLY = "odds-too-costly"
@@ -226,6 +234,30 @@ class OddsGate:
 
 # The gate as a handler's parameter (the app provides it as ``odds_gate``).
 OddsGateDependency = NamedDependency[OddsGate]
+
+
+def odds_gate_of(request: Request[Any, Any, Any]) -> OddsGate:
+    """The worker's gate, which the app's lifespan keeps in its state."""
+    gate: OddsGate = request.app.state.odds_gate
+    return gate
+
+
+async def with_odds(
+    request: Request[Any, Any, Any],
+    answer: Carrier,
+    asked: In | None,
+    compute: Callable[[In], Out],
+    *,
+    cost: Callable[[In], float],
+    answer_type: type[Out],
+) -> Carrier:
+    """:meth:`OddsGate.with_odds` through the worker's gate, read only when the odds are
+    asked (``asked`` None: ``answer`` itself, nothing read, nothing computed)."""
+    if asked is None:
+        return answer
+    return await odds_gate_of(request).with_odds(
+        answer, asked, compute, cost=cost, answer_type=answer_type
+    )
 
 
 def _key(compute: Callable[[In], Out], data: In) -> bytes:

@@ -12,7 +12,12 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGate, OddsGateDependency
+from service.http.odds_gate import (
+    ODDS_HEADERS,
+    ODDS_RESPONSES,
+    OddsGateDependency,
+    with_odds,
+)
 from service.http.receipts import receipt_dice, receipts_of, with_receipt
 from service.http.registry import ServerDice
 from service.kernel.errors import Concern, RulesError
@@ -138,12 +143,12 @@ class CheckController(Controller):
         data: Annotated[CheckRequest, Body(examples=CHECK_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> CheckResult:
         """Resolve one check, with its odds when asked (``with_odds``, through the odds
         gate); sign it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             resolve_check(data, dice, new_id()),
             check_odds_request(data),
             check_odds,
@@ -200,7 +205,6 @@ class CheckController(Controller):
         data: Annotated[BatchRequest, Body(examples=BATCH_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> BatchResult:
         """Resolve every check, or refuse the whole batch with every reason. A check that
         asks for a receipt is signed with its own item of the body as its request."""
@@ -216,7 +220,7 @@ class CheckController(Controller):
             rolled.append(dice)
         if concerns:
             raise RulesError.from_concerns(concerns)
-        results = await _with_odds(results, data.checks, odds_gate)
+        results = await _with_odds(request, results, data.checks)
         if any(check.receipt for check in data.checks):
             sent = msgspec.json.decode(await request.body())["checks"]
             receipts = receipts_of(request)
@@ -237,7 +241,7 @@ class CheckController(Controller):
 
 
 async def _with_odds(
-    results: list[CheckResult], checks: tuple[CheckRequest, ...], odds_gate: OddsGate
+    request: Request[Any, Any, Any], results: list[CheckResult], checks: tuple[CheckRequest, ...]
 ) -> list[CheckResult]:
     """Each result with its check's odds when it asks ``with_odds`` (through the gate);
     every refusal at once, each under its check's index."""
@@ -249,8 +253,13 @@ async def _with_odds(
             continue
         try:
             answered.append(
-                await odds_gate.with_odds(
-                    result, asked, check_odds, cost=check_odds_cost, answer_type=CheckOdds
+                await with_odds(
+                    request,
+                    result,
+                    asked,
+                    check_odds,
+                    cost=check_odds_cost,
+                    answer_type=CheckOdds,
                 )
             )
         except RulesError as error:

@@ -9,7 +9,7 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.problems import problem_responses
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
@@ -113,12 +113,12 @@ class RollController(Controller):
         data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> RollAnswer:
         """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
         it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             roll(data, dice, new_id()),
             roll_odds_request(data),
             roll_odds,
@@ -168,12 +168,12 @@ class OpposedController(Controller):
         data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> OpposedAnswer:
         """Roll both sides, with their odds when asked (``with_odds``, through the odds
         gate); sign them when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             roll_opposed(data, dice, new_id()),
             opposed_odds_request(data),
             opposed_roll_odds,

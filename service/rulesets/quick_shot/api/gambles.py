@@ -9,7 +9,7 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
@@ -119,12 +119,12 @@ class GambleController(Controller):
         data: Annotated[QuickShotGambleRequest, Body(examples=GAMBLE_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> QuickShotGambleResult:
         """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
         it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             resolve_gamble(data, dice, new_id()),
             gamble_odds_request(data),
             gamble_odds,

@@ -9,7 +9,7 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
@@ -129,12 +129,12 @@ class TalentCheckController(Controller):
         data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> TalentCheckResult:
         """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
         it when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             resolve_check(data, dice, new_id()),
             talent_odds_request(data),
             talent_odds,

@@ -8,7 +8,7 @@ from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency
+from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
@@ -106,12 +106,12 @@ class PoolsController(Controller):
         data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)],
         rng: ServerDice,
         request: Request[Any, Any, Any],
-        odds_gate: OddsGateDependency,
     ) -> PoolsRollResult:
         """Steps 3–7 once, with the odds when asked (``with_odds``, through the odds
         gate); signed when asked (``receipt``)."""
         dice = receipt_dice(rng, data.receipt)
-        answer = await odds_gate.with_odds(
+        answer = await with_odds(
+            request,
             roll_answer(data, dice),
             pools_odds_request(data),
             pools_odds,
