@@ -132,6 +132,8 @@ class CheckResult(BaseModel):
     depletion: DepletionResult | None
     warnings: list[dict[str, str]] = []
     restoration: None = None
+    odds: None = None  # the service's with_odds and receipt, not asked by the bench's body
+    receipt: None = None
 
 
 _dice = random.SystemRandom()
