@@ -20,7 +20,6 @@ from functools import lru_cache
 import msgspec
 
 from service.kernel.chance import chance, fraction_of
-from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.exact import Pmf, point
 from service.rulesets.bullseye.rules.check_odds_answer import (
@@ -39,14 +38,12 @@ from service.rulesets.bullseye.rules.check_odds_answer import (
 )
 from service.rulesets.bullseye.rules.checks import (
     CheckRequest,
-    CheckResult,
     CheckShape,
     DepletableScore,
     DepletionAtIssue,
     affected_scores,
     check_refusals,
     modifier_lines,
-    resolve_check,
     restored_current,
     restored_score,
 )
@@ -62,7 +59,7 @@ from service.rulesets.bullseye.rules.yield_odds import (
     yield_pmf,
 )
 
-__all__ = ["CheckOddsRequest", "check_odds", "check_odds_request", "resolve_with_odds"]
+__all__ = ["CheckOddsRequest", "check_odds", "check_odds_request"]
 
 _TARGET_TABLE = TABLES[TableName.TARGET]
 _SPREAD_TABLE = TABLES[TableName.SPREAD]
@@ -121,20 +118,6 @@ def check_odds_request(request: CheckRequest) -> CheckOddsRequest | None:
     return CheckOddsRequest(
         **{name: getattr(request, name) for name in CheckOddsRequest.__struct_fields__}
     )
-
-
-def resolve_with_odds(request: CheckRequest, rng: RandomSource, check_id: str) -> CheckResult:
-    """:func:`resolve_check`, with the check's odds before the roll, computed here, when it
-    asks ``with_odds`` (no odds work otherwise). The service attaches them through its
-    odds gate instead (:func:`check_odds_request`), so that they never stall a worker.
-
-    Raises:
-        RulesError: the rules refuse the check; every reason is listed.
-    """
-    result = resolve_check(request, rng, check_id)
-    if (asked := check_odds_request(request)) is None:
-        return result
-    return msgspec.structs.replace(result, odds=check_odds(asked))
 
 
 class _Stakes(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,7 +16,7 @@ from service.kernel.errors import RulesError
 from service.rulesets.bullseye.rules.check_odds import (
     CheckOddsRequest,
     check_odds,
-    resolve_with_odds,
+    check_odds_request,
 )
 from service.rulesets.bullseye.rules.checks import CheckRequest, SuppliedRoll, resolve_check
 from service.rulesets.bullseye.rules.dice import DICE, DiceKind
@@ -397,18 +397,21 @@ def test_the_odds_are_refused_as_the_check_is(body, expected) -> None:
 # --- with_odds --------------------------------------------------------------------------
 
 
-def test_with_odds_the_check_carries_its_odds_and_rolls_the_same() -> None:
-    """The odds ride along with the check, computed from the body alone: the roll is the
-    one the check makes without them (same dice source, same faces)."""
+def test_with_odds_asks_the_odds_of_the_body_alone_and_rolls_the_same() -> None:
+    """The odds ride along with the check, asked from the body alone (``check_odds_request``,
+    what the service sends through its odds gate): the roll is the one the check makes
+    without them (same dice source, same faces); without the flag nothing is asked."""
     body = {**SWORD_FIGHT, "dice": "2d10"}
     plain = resolve_check(msgspec.convert(body, CheckRequest), random.Random(5), "c")
     asked = msgspec.convert({**body, "with_odds": True}, CheckRequest)
-    with_odds = resolve_with_odds(asked, random.Random(5), "c")
+    rolled = resolve_check(asked, random.Random(5), "c")
     assert plain.odds is None
-    assert with_odds.faces == plain.faces
-    assert msgspec.structs.replace(with_odds, odds=None) == plain
-    assert with_odds.odds == odds(body)
-    assert resolve_with_odds(msgspec.convert(body, CheckRequest), random.Random(5), "c") == plain
+    assert rolled.odds is None
+    assert rolled.faces == plain.faces
+    odds_request = check_odds_request(asked)
+    assert odds_request is not None
+    assert check_odds(odds_request) == odds(body)
+    assert check_odds_request(msgspec.convert(body, CheckRequest)) is None
 
 
 # --- Every roll enumerated through the real check ---------------------------------------
