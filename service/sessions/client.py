@@ -15,13 +15,22 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+import hiredis
 import redis.asyncio as aioredis
+from redis._parsers.base import BaseParser
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
-from redis.exceptions import ConnectionError, DataError, NoScriptError, ResponseError, TimeoutError
+from redis.exceptions import (
+    ConnectionError,
+    DataError,
+    InvalidResponse,
+    NoScriptError,
+    ResponseError,
+    TimeoutError,
+)
 
 if TYPE_CHECKING:
     from redis.asyncio.connection import AbstractConnection
@@ -93,67 +102,59 @@ class Lanes:
     serving one command at a time. The one used last is used next, so a worker whose
     requests do not overlap talks over one connection.
 
-    A connection is redis-py's own (it connects, authenticates, selects the database,
-    speaks TLS and parses with hiredis as the client would), built without a socket
-    timeout: each command runs under one deadline of ``socket_timeout`` instead. A command
-    that fails other than by Redis's answer (a timeout, a dropped connection, a
-    cancellation) disconnects its connection, so a late reply is never read as the next
-    command's (redis-py issue #2624); it connects again when next used.
+    Each command runs under one deadline of ``socket_timeout`` (connecting included). A
+    command that fails other than by Redis's answer (a timeout, a dropped connection, a
+    cancellation) closes its connection, so a late reply is never read as the next
+    command's (redis-py issue #2624); the next command on that lane connects afresh, as
+    does one whose connection Redis closed meanwhile (a restart).
     """
 
     def __init__(self, pool: aioredis.BlockingConnectionPool) -> None:
         kwargs = dict(pool.connection_kwargs)
         self.deadline: float | None = kwargs.get("socket_timeout")
-        # The deadline covers connecting and every read; redis-py's health checks (a PING
-        # before a command every 30 s) are replaced by a look at the socket before each use.
-        kwargs.update(socket_timeout=None, health_check_interval=0)
+        kwargs.update(socket_timeout=None, health_check_interval=0)  # the deadline's job
         self._kwargs = kwargs
         self._connection_class = pool.connection_class
         self._max = pool.max_connections
         self._wait = pool.timeout
-        self._idle: list[AbstractConnection] = []
-        self._all: list[AbstractConnection] = []
-        self._waiters: deque[asyncio.Future[AbstractConnection]] = deque()
+        self._lanes = 0
+        self._idle: list[Link | None] = []  # None: a lane without a connection yet
+        self._open: set[Link] = set()
+        self._waiters: deque[asyncio.Future[Link | None]] = deque()
 
     async def call(self, packed: bytes, script: LeanScript | None = None) -> Any:
         """Send ``packed`` (one command), read its reply. ``script``: the command is that
         script's EVALSHA, loaded and sent again if Redis no longer knows it."""
-        conn = self._idle.pop() if self._idle else await self._take()
+        link = self._idle.pop() if self._idle else await self._take()
         clean = False
         try:
             async with asyncio.timeout(self.deadline):
-                if conn.is_connected and await conn.can_read():
-                    # Closed by Redis (a restart) while idle, or unread data: start afresh.
-                    await conn.disconnect()
-                await conn.send_packed_command(packed, check_health=False)
-                try:
-                    reply = await conn.read_response()
-                except NoScriptError:
-                    if script is None:
-                        raise
+                if link is None or link.closed:
+                    if link is not None:
+                        self._open.discard(link)
+                    link = await Link.open(self._connection_class(**self._kwargs))
+                    self._open.add(link)
+                reply = await link.call(packed)
+                if script is not None and isinstance(reply, NoScriptError):
                     # The script cache was flushed (a restart): load it, send it again.
-                    await conn.send_packed_command(script.load_command, check_health=False)
-                    await conn.read_response()
-                    await conn.send_packed_command(packed, check_health=False)
-                    reply = await conn.read_response()
+                    await link.call(script.load_command)
+                    reply = await link.call(packed)
             clean = True
-            return reply
-        except ResponseError:
-            clean = True  # Redis answered: the connection is in step
-            raise
         except builtins_timeout as error:
             raise TimeoutError(f"Timeout talking to Redis ({self.deadline} s)") from error
         finally:
-            if not clean and conn.is_connected:
-                await conn.disconnect(nowait=True)
-            self._release(conn)
+            if not clean and link is not None:
+                link.close()
+            self._release(link)
+        if isinstance(reply, ResponseError):
+            raise reply
+        return reply
 
-    async def _take(self) -> AbstractConnection:
-        if len(self._all) < self._max:
-            conn = self._connection_class(**self._kwargs)
-            self._all.append(conn)
-            return conn
-        waiter: asyncio.Future[AbstractConnection] = asyncio.get_running_loop().create_future()
+    async def _take(self) -> Link | None:
+        if self._lanes < self._max:
+            self._lanes += 1
+            return None
+        waiter: asyncio.Future[Link | None] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
         try:
             async with asyncio.timeout(self._wait):
@@ -170,19 +171,85 @@ class Lanes:
             with contextlib.suppress(ValueError):
                 self._waiters.remove(waiter)
 
-    def _release(self, conn: AbstractConnection) -> None:
+    def _release(self, link: Link | None) -> None:
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():
-                waiter.set_result(conn)
+                waiter.set_result(link)
                 return
-        self._idle.append(conn)
+        self._idle.append(link)
 
     async def aclose(self) -> None:
-        for conn in self._all:
+        for link in self._open:
+            link.close()
+        self._open.clear()
+        self._idle = [None] * len(self._idle)
+
+
+class Link(asyncio.Protocol):
+    """One connection to Redis: redis-py connects it (socket, TLS, AUTH or HELLO, SELECT,
+    client name, under its connect timeout), then hands its socket over to this protocol,
+    which feeds what arrives to hiredis and hands each reply to the command waiting for it
+    (in order). Cheaper than redis-py's connection by its stream reader and writer: the
+    reply is in hand when the data arrives."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer  # kept: it closes the socket when collected
+        self._transport = cast("asyncio.Transport", writer.transport)
+        self._replies = hiredis.Reader(
+            protocolError=InvalidResponse, replyError=BaseParser.parse_error
+        )
+        self._waiting: deque[asyncio.Future[Any]] = deque()
+        self._loop = asyncio.get_running_loop()
+        self.closed = False
+
+    @classmethod
+    async def open(cls, conn: AbstractConnection) -> Link:
+        await conn.connect()  # type: ignore[no-untyped-call]
+        if await conn.can_read():
             await conn.disconnect()
-        self._idle.clear()
-        self._all.clear()
+            raise ConnectionError("Redis sent data before any command")
+        writer = conn._writer  # the socket, taken over from redis-py
+        assert writer is not None
+        conn._writer = conn._reader = None  # so that it never closes it
+        link = cls(writer)
+        link._transport.set_protocol(link)
+        return link
+
+    async def call(self, packed: bytes) -> Any:
+        """The reply to ``packed``; a reply that is an error comes back, not raised."""
+        if self.closed:
+            raise ConnectionError("Connection closed")
+        reply = self._loop.create_future()
+        self._waiting.append(reply)
+        self._transport.write(packed)
+        return await reply
+
+    def data_received(self, data: bytes) -> None:
+        self._replies.feed(data)
+        try:
+            while (reply := self._replies.gets()) is not False:
+                waiting = self._waiting.popleft()
+                if not waiting.done():
+                    waiting.set_result(reply)
+        except (IndexError, InvalidResponse) as error:  # a reply nobody asked for: out of step
+            self.close(ConnectionError(f"Out of step with Redis: {error}"))
+
+    def eof_received(self) -> bool:
+        return False  # closes the transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.close(ConnectionError(f"Connection closed by Redis ({exc or 'EOF'})"))
+
+    def close(self, error: Exception | None = None) -> None:
+        """Close the connection; every command still waiting on it fails with ``error``."""
+        if not self.closed:
+            self.closed = True
+            self._transport.close()
+        while self._waiting:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_exception(error or ConnectionError("Connection closed"))
 
 
 builtins_timeout = asyncio.TimeoutError  # the builtin TimeoutError since Python 3.11
