@@ -1,12 +1,14 @@
 """The process's one ``redis.asyncio`` client: bounded blocking pool, explicit timeouts.
 
-Its Lua scripts (every session read and write) take a lean path of their own
-(:class:`LeanScript`): the ``EVALSHA`` packed from a prefix made once, sent over a
-connection of a small pool of redis-py connections (hiredis parsing), under one deadline
-timer. redis-py's own path costs ten times as many instructions per call (a pool lock and
-condition, a timer for the pool, a task for the send, a timer for the read, its
-observability hooks); everything else keeps using it. A Redis Cluster client keeps
-redis-py's scripts (they find each key's node).
+Its Lua scripts (every session read and write, the idempotency keys' claims) take a lean
+path of their own (:class:`LeanScript`): ``EVALSHA <sha>`` packed once, the call's keys
+and arguments appended; sent over one of a few connections (:class:`Lanes`, as many as
+``REDIS_MAX_CONNECTIONS`` besides redis-py's pool) that redis-py opens and then hands to a
+protocol parsing with hiredis (:class:`Link`); one deadline timer per command. redis-py's
+own path costs about four times as many instructions per call (its pool's lock and
+condition and a timer, a task and a timer for the send, a timer for the read, stream
+reader and writer, observability hooks); everything else keeps using it. A Redis Cluster
+client keeps redis-py's scripts (they find each key's node).
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ class Lanes:
     serving one command at a time. The one used last is used next, so a worker whose
     requests do not overlap talks over one connection.
 
-    Each command runs under one deadline of ``socket_timeout`` (connecting included). A
+    Each command runs under one deadline of ``socket_timeout`` (connecting has its own). A
     command that fails other than by Redis's answer (a timeout, a dropped connection, a
     cancellation) closes its connection, so a late reply is never read as the next
     command's (redis-py issue #2624); the next command on that lane connects afresh, as
@@ -112,6 +114,10 @@ class Lanes:
     def __init__(self, pool: aioredis.BlockingConnectionPool) -> None:
         kwargs = dict(pool.connection_kwargs)
         self.deadline: float | None = kwargs.get("socket_timeout")
+        connect = kwargs.get("socket_connect_timeout")
+        self._connect_deadline = (
+            None if connect is None or self.deadline is None else connect + self.deadline
+        )
         kwargs.update(socket_timeout=None, health_check_interval=0)  # the deadline's job
         self._kwargs = kwargs
         self._connection_class = pool.connection_class
@@ -128,12 +134,15 @@ class Lanes:
         link = self._idle.pop() if self._idle else await self._take()
         clean = False
         try:
-            async with asyncio.timeout(self.deadline):
-                if link is None or link.closed:
-                    if link is not None:
-                        self._open.discard(link)
+            if link is None or link.closed:
+                if link is not None:
+                    self._open.discard(link)
+                # Connecting has its own bound, as with redis-py: the socket's connect
+                # timeout, then the handshake's replies within a socket timeout.
+                async with asyncio.timeout(self._connect_deadline):
                     link = await Link.open(self._connection_class(**self._kwargs))
-                    self._open.add(link)
+                self._open.add(link)
+            async with asyncio.timeout(self.deadline):
                 reply = await link.call(packed)
                 if script is not None and isinstance(reply, NoScriptError):
                     # The script cache was flushed (a restart): load it, send it again.
@@ -255,7 +264,7 @@ class Link(asyncio.Protocol):
 builtins_timeout = asyncio.TimeoutError  # the builtin TimeoutError since Python 3.11
 
 
-def bulk(value: bytes | str | int) -> bytes:
+def bulk(value: bytes | str | int | float) -> bytes:
     """One RESP bulk string."""
     if isinstance(value, bytes):
         pass
@@ -263,6 +272,8 @@ def bulk(value: bytes | str | int) -> bytes:
         value = value.encode()
     elif isinstance(value, int) and not isinstance(value, bool):
         value = b"%d" % value
+    elif isinstance(value, float):
+        value = repr(value).encode()
     else:
         raise DataError(f"Invalid input of type {type(value).__name__!r} for a Redis command")
     return b"$%d\r\n%b\r\n" % (len(value), value)
@@ -279,7 +290,7 @@ class LeanScript(AsyncScript):
         self._head = bulk(b"EVALSHA") + bulk(self.sha)
         self.load_command = b"*3\r\n" + bulk(b"SCRIPT") + bulk(b"LOAD") + bulk(source)
 
-    def pack(self, keys: Sequence[bytes | str], args: Iterable[bytes | str | int]) -> bytes:
+    def pack(self, keys: Sequence[bytes | str], args: Iterable[bytes | str | int | float]) -> bytes:
         """The EVALSHA command of one call."""
         parts = [bulk(value) for value in args]
         return b"".join(
@@ -295,7 +306,7 @@ class LeanScript(AsyncScript):
     async def __call__(  # type: ignore[override]
         self,
         keys: Sequence[bytes | str] | None = None,
-        args: Iterable[bytes | str | int] | None = None,
+        args: Iterable[bytes | str | int | float] | None = None,
         client: Any = None,
     ) -> Any:
         if client is not None:
