@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import hiredis
@@ -104,7 +104,7 @@ class Lanes:
     serving one command at a time. The one used last is used next, so a worker whose
     requests do not overlap talks over one connection.
 
-    Each command runs under one deadline of ``socket_timeout`` (connecting has its own). A
+    Each command runs under one timer of ``socket_timeout`` (connecting has its own). A
     command that fails other than by Redis's answer (a timeout, a dropped connection, a
     cancellation) closes its connection, so a late reply is never read as the next
     command's (redis-py issue #2624); the next command on that lane connects afresh, as
@@ -137,20 +137,13 @@ class Lanes:
             if link is None or link.closed:
                 if link is not None:
                     self._open.discard(link)
-                # Connecting has its own bound, as with redis-py: the socket's connect
-                # timeout, then the handshake's replies within a socket timeout.
-                async with asyncio.timeout(self._connect_deadline):
-                    link = await Link.open(self._connection_class(**self._kwargs))
-                self._open.add(link)
-            async with asyncio.timeout(self.deadline):
-                reply = await link.call(packed)
-                if script is not None and isinstance(reply, NoScriptError):
-                    # The script cache was flushed (a restart): load it, send it again.
-                    await link.call(script.load_command)
-                    reply = await link.call(packed)
+                link = await self._connect()
+            reply = await link.call(packed, self.deadline)
+            if script is not None and isinstance(reply, NoScriptError):
+                # The script cache was flushed (a restart): load it, send it again.
+                await link.call(script.load_command, self.deadline)
+                reply = await link.call(packed, self.deadline)
             clean = True
-        except builtins_timeout as error:
-            raise TimeoutError(f"Timeout talking to Redis ({self.deadline} s)") from error
         finally:
             if not clean and link is not None:
                 link.close()
@@ -158,6 +151,17 @@ class Lanes:
         if isinstance(reply, ResponseError):
             raise reply
         return reply
+
+    async def _connect(self) -> Link:
+        # Connecting has its own bound, as with redis-py: the socket's connect timeout,
+        # then the handshake's replies within a socket timeout.
+        try:
+            async with asyncio.timeout(self._connect_deadline):
+                link = await Link.open(self._connection_class(**self._kwargs))
+        except builtins_timeout as error:
+            raise TimeoutError("Timeout connecting to Redis") from error
+        self._open.add(link)
+        return link
 
     async def _take(self) -> Link | None:
         if self._lanes < self._max:
@@ -225,14 +229,25 @@ class Link(asyncio.Protocol):
         link._transport.set_protocol(link)
         return link
 
-    async def call(self, packed: bytes) -> Any:
-        """The reply to ``packed``; a reply that is an error comes back, not raised."""
+    async def call(self, packed: bytes, deadline: float | None) -> Any:
+        """The reply to ``packed`` within ``deadline`` seconds (else the connection is
+        closed and TimeoutError raised); a reply that is an error comes back, not raised."""
         if self.closed:
             raise ConnectionError("Connection closed")
         reply = self._loop.create_future()
         self._waiting.append(reply)
         self._transport.write(packed)
-        return await reply
+        if deadline is None:
+            return await reply
+        # One timer, and no cancellation: on expiry the reply fails with TimeoutError.
+        timer = self._loop.call_later(deadline, self._expire, deadline)
+        try:
+            return await reply
+        finally:
+            timer.cancel()
+
+    def _expire(self, deadline: float) -> None:
+        self.close(TimeoutError(f"Timeout reading from Redis ({deadline} s)"))
 
     def data_received(self, data: bytes) -> None:
         self._replies.feed(data)
@@ -303,12 +318,13 @@ class LeanScript(AsyncScript):
             )
         )
 
-    async def __call__(  # type: ignore[override]
+    def __call__(  # type: ignore[override]
         self,
         keys: Sequence[bytes | str] | None = None,
         args: Iterable[bytes | str | int | float] | None = None,
         client: Any = None,
-    ) -> Any:
+    ) -> Coroutine[Any, Any, Any]:
+        # Not a coroutine itself: the caller awaits the lanes' call directly.
         if client is not None:
-            return await super().__call__(keys, args, client)
-        return await self._lanes.call(self.pack(keys or (), args or ()), self)
+            return super().__call__(keys, args, client)
+        return self._lanes.call(self.pack(keys or (), args or ()), self)
