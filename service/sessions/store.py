@@ -224,7 +224,8 @@ class SessionStore(Generic[S]):
         # every read and write that uses a copy.
         self._found_counts = {True: 0, False: 0}
         self._found_flush: asyncio.TimerHandle | None = None
-        # redis-py runs these by EVALSHA and reloads them on NOSCRIPT (e.g. after a restart).
+        # Run by EVALSHA (service.sessions.client's lean path, or redis-py's on a cluster),
+        # loaded again on NOSCRIPT (e.g. after a restart).
         self._write = client.register_script(_WRITE)
         self._read = client.register_script(_READ)
         self._delete = client.register_script(_DELETE)
