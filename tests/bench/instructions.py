@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -329,6 +330,11 @@ def _inside(names: list[str]) -> None:
 # ---------------------------------------------------------------- outside valgrind
 
 
+class MeasureError(Exception):
+    """A measured process failed. Not ``SystemExit``: a thread pool's worker lets that
+    through and dies, and the pool then waits for its result for ever."""
+
+
 def _totals(directory: Path, pid: int) -> list[int]:
     """The instructions of each dump of process ``pid``, in order."""
     dumps = sorted(
@@ -383,7 +389,7 @@ def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]],
     stdout = "".join(output)
     if process.returncode != 0 or "done" not in stdout:
         sys.stderr.write(stdout[-3000:] + errors.read_text()[-3000:])
-        raise SystemExit(f"the measured process failed ({process.returncode})")
+        raise MeasureError(f"the measured process failed ({process.returncode})")
     stretches = [
         (name, int(count))
         for name, count in re.findall(r"^stretch (\S+) (\d+)$", stdout, re.MULTILINE)
@@ -391,7 +397,7 @@ def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]],
     pid = process.pid
     totals = _totals(directory, pid)
     if len(totals) < len(stretches):
-        raise SystemExit(f"{len(stretches)} stretches but {len(totals)} callgrind dumps")
+        raise MeasureError(f"{len(stretches)} stretches but {len(totals)} callgrind dumps")
     per: dict[str, list[float]] = {}
     for index in range(0, len(stretches), 2):
         (name, single), (_, double) = stretches[index], stretches[index + 1]
@@ -461,7 +467,14 @@ def main() -> None:
     arguments = parser.parse_args()
     names = arguments.scenario or list(EVERY)
     if arguments.inside:
-        _inside(names)
+        try:
+            _inside(names)
+        except BaseException:
+            # Leave at once: a thread the app started (a flush, a pool) would otherwise
+            # keep this process, and the measuring one waiting on it, alive.
+            traceback.print_exc()
+            sys.stdout.flush()
+            os._exit(1)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("make bench-instructions needs valgrind: apt-get install valgrind")
@@ -473,8 +486,11 @@ def main() -> None:
         results: dict[str, list[float]] = {}
         started = time.monotonic()
         with ThreadPool(2) as pool:
-            for per, _ in pool.imap(lambda name: _measure([name], directory), names):
-                results.update(per)
+            try:
+                for per, _ in pool.imap(lambda name: _measure([name], directory), names):
+                    results.update(per)
+            except MeasureError as failure:
+                raise SystemExit(str(failure)) from None
     _report(results)
     print(f"({len(names)} callgrind processes, {time.monotonic() - started:.0f} s)")
     if arguments.json:
