@@ -238,11 +238,12 @@ def session_fairness(
     return new_fairness(rng, seeds.items())
 
 
+# Absent (UNSET) from the event of a session without fairness: its events stay as they were.
 RevealedSeed = Annotated[
-    str | None,
+    str | msgspec.UnsetType,
     Meta(
         description="The session's server seed, revealed by the event that ends the session "
-        "(null when its dice were not the server's committed dice): check it against "
+        "(absent when its dice were not the server's committed dice): check it against "
         "`fairness.commitment` and re-derive every roll (docs/verifiable-rolls.md)."
     ),
 ]

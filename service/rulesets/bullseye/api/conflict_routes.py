@@ -217,8 +217,7 @@ class ConflictController(Controller):
         "the GM's and each player's token — **shown only here**; keep them. The GM "
         "(`gm`) and each player may give a client seed. The conflict's last server roll "
         "is its outcome check (§4.4): the seed is revealed with it (`outcome.made`), or "
-        "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`. "
-        "A check with its own `seed` draws nothing from the committed dice."
+        "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`."
         + FAIR_DICE_DESCRIPTION,
         dto=StrictJson[CreateConflict],
         return_dto=None,
