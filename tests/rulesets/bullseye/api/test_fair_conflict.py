@@ -153,3 +153,17 @@ def test_client_seeds_are_checked(client: TestClient) -> None:
         malformed = conflict_body(dice_source="server", client_seeds={"ana": bad})
         body = assert_problem(client.post("/v1/conflicts", json=malformed), 400, "invalid-body")
         assert body["errors"][0]["pointer"] == "/client_seeds/ana"
+
+
+def test_an_idempotent_retry_rolls_nothing_again(client: TestClient) -> None:
+    """A retry with the same Idempotency-Key answers what was stored: same faces, and the
+    roll number it used stays the only one used."""
+    created = _create(client)
+    path, gm = f"/v1/conflicts/{created['id']}", bearer(created["tokens"]["gm"])
+    headers = {**gm, "Idempotency-Key": "round-one-gm"}
+    check = {"participant": "gm"}
+    first = client.post(f"{path}/rounds/1/checks", json=check, headers=headers)
+    again = client.post(f"{path}/rounds/1/checks", json=check, headers=headers)
+    assert first.status_code == again.status_code == 202
+    assert first.json()["check"]["faces"] == again.json()["check"]["faces"]
+    assert client.get(path, headers=gm).json()["fairness"]["rolls"] == 1
