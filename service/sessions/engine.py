@@ -1,14 +1,18 @@
 """The unit of work of every stateful route: load → rules → compare-and-set, with tokens,
 ``If-Match``, ``If-None-Match`` and ``Idempotency-Key``.
 
-A ruleset hands it a *step*: given the stored state and the caller's role, the rules'
-answer (:class:`Decision`) — the next state, its events and history, and what to answer.
-The engine never decides a rule; the step never touches Redis.
+A ruleset hands it a *step*: given the stored state, the caller's role and the dice of
+this attempt (:class:`SessionDice`: a provably fair session's, or the server's), the
+rules' answer (:class:`Decision`) — the next state, its events and history, and what to
+answer. The engine settles the dice's account in the state it stores (the roll number
+used up, the seed revealed at the end). The engine never decides a rule; the step never
+touches Redis.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,12 +27,14 @@ from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
+from service.sessions.dice import Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
 from service.sessions.store import Committed, Full, Replayed, SessionStore, Stale, Stored
 
 if TYPE_CHECKING:
     from litestar import Request
 
+    from service.kernel.dice import RandomSource
     from service.kernel.events import Event
     from service.kernel.sessions import Applied
     from service.sessions.client import RedisClient
@@ -55,7 +61,7 @@ class Decision(Generic[S]):
     body: object
 
 
-Step = Callable[[S, str], Decision[S]]
+Step = Callable[[S, str, SessionDice[S]], Decision[S]]
 
 
 class SessionEngine(Generic[S]):
@@ -69,8 +75,14 @@ class SessionEngine(Generic[S]):
         *,
         default_ttl_ms: int,
         pending_lease_ms: int,
+        rng: RandomSource,
+        ended: Ended[S] | None = None,
     ) -> None:
+        """``rng``: the server's dice; ``ended``: whether a state can roll no more (then a
+        provably fair session's seed is revealed)."""
         self.store = store
+        self._rng = rng
+        self._ended = ended
         self.kind = store.kind
         self._idempotency = Idempotency(client, store.kind, lease_ms=pending_lease_ms)
         self._token_header = token_header
@@ -272,11 +284,17 @@ class SessionEngine(Generic[S]):
             raise PreconditionFailed(
                 detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
             )
-        return step(stored.state, role)
+        dice = SessionDice(self._rng, stored.state, self._ended)
+        decision = step(stored.state, role, dice)
+        settled = dice.settle(decision.applied)
+        if settled is decision.applied:
+            return decision
+        return dataclasses.replace(decision, applied=settled)
 
-    async def delete(self, session_id: str, closing: Event) -> None:
-        """Remove the session; stream readers get ``closing`` as its last event."""
-        await self.store.delete(session_id, closing)
+    async def delete(self, session_id: str, closing: Event, state: S) -> None:
+        """Remove the session (``state``: as last loaded); stream readers get ``closing``
+        as its last event, with a provably fair session's server seed revealed."""
+        await self.store.delete(session_id, revealed_closing(state, closing))
 
 
 def _full(written: Full, ceiling: int) -> str:

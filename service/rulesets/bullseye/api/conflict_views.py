@@ -8,6 +8,7 @@ from typing import Annotated
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
+from service.kernel.fairness import ClientSeeds, FairnessView
 from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
@@ -24,6 +25,7 @@ from service.rulesets.bullseye.rules.conflicts import (
     Side,
     bullseyes_left,
     deciding,
+    finished,
     submitted,
     waiting_for,
 )
@@ -50,6 +52,7 @@ CONFLICTS = SessionSpec(
     state_type=Conflict,
     history_type=Round,
     token_header="x-conflict-token",  # noqa: S106 - a header name, not a secret
+    ended=finished,
 )
 
 
@@ -63,6 +66,7 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     dice: DiceKind = DiceKind.D20
     dice_source: DiceSource = DiceSource.SERVER
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    client_seeds: ClientSeeds | None = None
 
 
 class PlayerView(PlayerSpec, frozen=True, kw_only=True):
@@ -101,6 +105,14 @@ class ConflictView(Value, frozen=True, kw_only=True):
         ),
     ]
     bullseyes_left: dict[str, int]
+    fairness: Annotated[
+        FairnessView | None,
+        Meta(
+            description="With server dice: the committed seed's `commitment`, the client "
+            "seeds and `rolls`; `server_seed` once the outcome check is made (or in "
+            "`conflict.closed`). Null with the table's dice."
+        ),
+    ]
     expires_at: Timestamp
     version: int
 
@@ -171,6 +183,7 @@ def view_of(
         waiting_for=waiting_for(conflict),
         deciding=deciding(conflict),
         bullseyes_left={p.id: bullseyes_left(conflict, p.id) for p in conflict.players},
+        fairness=None if conflict.fairness is None else conflict.fairness.view(),
         expires_at=datetime.fromtimestamp(expires_at, UTC),
         version=version,
     )

@@ -10,6 +10,7 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Seed
+from service.kernel.fairness import Fairness
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.checks import (
     CheckResult,
@@ -252,6 +253,8 @@ class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
     on_behalf: tuple[str, ...] = ()  # pending checks the GM submitted for their players
     bullseyes_used: dict[str, int] = {}
     legacy_rounds: tuple[Round, ...] = msgspec.field(default=(), name="rounds")
+    # Server dice committed to at creation (docs/verifiable-rolls.md); null for table dice.
+    fairness: Fairness | None = None
 
 
 class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
