@@ -8,10 +8,13 @@ import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.http.ratelimit import lease_cap
+from service.http.rates import Rate, parse_rate
 from service.settings import Settings
 from tests.support.metrics import sample
 from tests.support.proxy import HoldingProxy
@@ -154,6 +157,102 @@ def test_a_hung_redis_costs_a_check_no_more_than_the_limiters_budget(
     assert "ratelimit-limit" not in second.headers  # and stays aside a moment
     # Without the budget the first check alone would wait out the 3 s hold.
     assert elapsed < 1.5, elapsed
+
+
+def test_two_workers_together_admit_the_limit_and_no_more(redis_url: str) -> None:
+    """Each worker spends leases of up to ``lease_cap`` requests from one shared counter:
+    together they admit no more than the limit in a window, and here (each keeps being
+    asked after the counter is spent, so spends what it still holds) exactly the limit."""
+    key = f"key-{uuid.uuid4().hex}"  # a window of its own, whatever ran before
+    limit = 500
+    assert lease_cap(limit) == 5  # leases of more than one request are what is tested
+    settings = Settings(
+        redis_url=redis_url, rate_limit=f"{limit}/hour", api_keys=key, log_format="json"
+    )
+    pick = random.Random(25)
+    calls_before = _script_calls(redis_url)
+    with (
+        TestClient(create_app(settings, rng=random.Random(1))) as first,
+        TestClient(create_app(settings, rng=random.Random(2))) as second,
+    ):
+        answers = [
+            pick.choice((first, second)).post(
+                "/v1/checks", json={"target": 5}, headers={"X-API-Key": key}
+            )
+            for _ in range(limit + 100)
+        ]
+    admitted = [a for a in answers if a.status_code == 200]
+    refused = [a for a in answers if a.status_code != 200]
+    assert len(admitted) == limit
+    assert {a.status_code for a in refused} == {429}
+    assert all(a.headers["ratelimit-remaining"] == "0" for a in refused)
+    assert all(1 <= int(a.headers["retry-after"]) <= 3600 for a in refused)
+    # Leases: far fewer Redis calls than requests (refusals cost none once one was seen).
+    assert _script_calls(redis_url) - calls_before < len(answers) / 4
+
+
+def test_a_windows_end_admits_again_on_both_workers(redis_url: str) -> None:
+    """Once both workers have seen the window spent they refuse without asking Redis, until
+    the window's end; then each asks again and admits."""
+    key = f"key-{uuid.uuid4().hex}"
+    settings = Settings(
+        redis_url=redis_url, rate_limit="4 per 2 seconds", api_keys=key, log_format="json"
+    )
+    with (
+        TestClient(create_app(settings, rng=random.Random(1))) as first,
+        TestClient(create_app(settings, rng=random.Random(2))) as second,
+    ):
+
+        def status(worker: TestClient) -> int:
+            answer = worker.post("/v1/checks", json={"target": 5}, headers={"X-API-Key": key})
+            return answer.status_code
+
+        refused: set[int] = set()
+        for n in range(200):  # until each has refused once (a bound, not a timing)
+            if status((first, second)[n % 2]) == 429:
+                refused.add(n % 2)
+            if refused == {0, 1}:
+                break
+        admitted_again: set[int] = set()
+        for n in range(600):  # the window ends within 2 s; a bound for a stuck limiter
+            if status((first, second)[n % 2]) == 200:
+                admitted_again.add(n % 2)
+            if admitted_again == {0, 1}:
+                break
+            time.sleep(0.05)
+    assert refused == {0, 1}
+    assert admitted_again == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("600/minute", Rate(600, 60)),
+        ("20 per second", Rate(20, 1)),
+        ("100/5 minutes", Rate(100, 300)),
+        (" 3 PER 2 Hours ", Rate(3, 7200)),
+        ("1/day", Rate(1, 86400)),
+    ],
+)
+def test_rate_limit_reads_like_a_rate(text: str, rate: Rate) -> None:
+    assert parse_rate(text) == rate
+
+
+@pytest.mark.parametrize(
+    "text", ["0/minute", "10/0 minutes", "10/fortnight", "ten/minute", "10/second;100/minute"]
+)
+def test_a_rate_limit_that_does_not_read_is_refused_at_start(text: str) -> None:
+    with pytest.raises(ValueError, match="RATE_LIMIT must read like"):
+        Settings(rate_limit=text)
+
+
+def _script_calls(redis_url: str) -> int:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("evalsha", "eval"))
 
 
 def _limiter_keys(redis_url: str) -> set[bytes]:
