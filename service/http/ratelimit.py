@@ -142,6 +142,9 @@ class RateLimiter:
         self._key_suffix = f"}}:{rate}"
         self._client = client
         self._lease = self._client.register_script(_LEASE)
+        # The first call sends the script itself (EVAL): one round trip where EVALSHA on a
+        # fresh server takes three (NOSCRIPT, SCRIPT LOAD, EVALSHA) within the budget.
+        self._script_sent = False
         self._budget = settings.rate_limit_budget_seconds
         self._aside_until = 0.0
         self._leases: dict[str, _Lease] = {}
@@ -183,13 +186,18 @@ class RateLimiter:
         """Lease more of ``identity``'s window; False when Redis did not answer in time."""
         size = min(self._cap, lease.size * 2) if lease and now < lease.deadline else 1
         flight = self._flights[identity] = asyncio.get_running_loop().create_future()
+        key = "bullseye:ratelimit:{" + identity + self._key_suffix
         try:
             sent = time.monotonic()
             async with asyncio.timeout(self._budget):
-                grant, used, ttl_ms = await self._lease(
-                    keys=["bullseye:ratelimit:{" + identity + self._key_suffix],
-                    args=[self.limit, size, self._window_ms],
-                )
+                if self._script_sent:
+                    reply = await self._lease(keys=[key], args=[self.limit, size, self._window_ms])
+                else:
+                    reply = await self._client.eval(
+                        _LEASE, 1, key, self.limit, size, self._window_ms
+                    )
+                    self._script_sent = True
+                grant, used, ttl_ms = reply
         except (RedisError, TimeoutError) as error:
             REDIS_ERRORS.inc()
             self._aside_until = time.monotonic() + STAND_ASIDE_SECONDS
