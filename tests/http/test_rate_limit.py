@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 import uuid
@@ -189,6 +190,44 @@ def test_two_workers_together_admit_the_limit_and_no_more(redis_url: str) -> Non
     assert all(1 <= int(a.headers["retry-after"]) <= 3600 for a in refused)
     # Leases: far fewer Redis calls than requests (refusals cost none once one was seen).
     assert _script_calls(redis_url) - calls_before < len(answers) / 4
+
+
+def test_two_served_processes_under_concurrent_load_stay_within_the_limit(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Many requests at once on two served processes: each worker has one lease call in
+    flight per identity (the rest wait for it), and together they admit no more than the
+    limit, at most a lease short of it per worker."""
+    key = f"key-{uuid.uuid4().hex}"
+    limit = 300
+    cap = lease_cap(limit)
+    env = {"REDIS_URL": redis_url, "RATE_LIMIT": f"{limit}/hour", "API_KEYS": key}
+    apps = [ServedApp(env, tmp_path / f"{n}.log") for n in range(2)]
+
+    async def hammer() -> list[int]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            gate = asyncio.Semaphore(24)
+
+            async def one(n: int) -> int:
+                async with gate:
+                    answer = await client.post(
+                        f"{apps[n % 2].url}/v1/checks",
+                        json={"target": 5},
+                        headers={"X-API-Key": key},
+                    )
+                    return answer.status_code
+
+            return await asyncio.gather(*(one(n) for n in range(limit + 120)))
+
+    try:
+        for app in apps:
+            app.wait_ready()
+        statuses = asyncio.run(hammer())
+    finally:
+        for app in apps:
+            app.stop()
+    assert set(statuses) == {200, 429}
+    assert limit - len(apps) * (cap - 1) <= statuses.count(200) <= limit
 
 
 def test_a_windows_end_admits_again_on_both_workers(redis_url: str) -> None:
