@@ -1,9 +1,11 @@
 """Rate limiting per API key (or client address), shared by every replica through Redis.
 
-Fixed windows counted in Redis, spent from local leases. Each identity has one counter
-per window in Redis (``bullseye:ratelimit:{<identity>}:<rate>``, hash-tagged so that a
-Redis Cluster keeps it on one node); the window starts with its first lease and ends when
-the key expires, on Redis's clock. A worker asks the counter for a *lease* of up to ``k``
+Fixed windows counted in Redis, spent from local leases. Each identity has one counter in
+Redis (``bullseye:ratelimit:{<identity>}:<rate>``, hash-tagged so that a Redis Cluster
+keeps it on one node) that lives one window: the window starts with its first lease and
+ends when the key expires, on Redis's clock. (Fixed windows, unlike the sliding-window
+counter this replaced: a burst at one window's end and the next's start can see up to
+twice the limit within one window's length.) A worker asks the counter for a *lease* of up to ``k``
 requests with one script call, then admits that identity's requests locally until the
 lease is spent or the window ends, so a request costs one Redis round trip or none.
 
