@@ -177,12 +177,15 @@ def create_app(
             gate=StreamGate(settings.sse_max_connections),
             rng=server_rng,
         )
-        shell.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
+        limiter = RateLimiter(settings, make_client(settings)) if settings.rate_limit else None
+        shell.rate_limiter = limiter
         try:
             yield
         finally:
             await client.aclose()
             await streams_client.aclose()
+            if limiter is not None:
+                await limiter.aclose()
 
     @asynccontextmanager
     async def odds_gate(app: Litestar) -> AsyncIterator[None]:

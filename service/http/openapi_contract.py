@@ -35,7 +35,9 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "integer", "minimum": 0},
     },
     "RateLimit-Remaining": {
-        "description": "Requests left in the current window (when RATE_LIMIT is set).",
+        "description": "Requests left in the current window (when RATE_LIMIT is set): exact "
+        "for limits below 200 a window; above, the answering worker's estimate, which may lag "
+        "what other workers leased since (up to 1 % of the limit each).",
         "schema": {"type": "integer", "minimum": 0},
     },
     "RateLimit-Reset": {
