@@ -10,16 +10,19 @@ requests with one script call, then admits that identity's requests locally unti
 lease is spent or the window ends, so a request costs one Redis round trip or none.
 
 The bound: the script grants only what the window has left, and a worker spends a lease
-only before the window's end as Redis reported it (measured from when the call was sent),
-so **all workers and replicas together never admit more than the limit in a window**: no
-over-admission. The price is the other way: requests leased by a worker but not yet
-admitted when the window runs out are lost to the others, at most ``k - 1`` per worker
-(fewer admitted than the limit only if an identity's traffic stops reaching a worker that
-still holds some). ``k`` adapts: a worker's first lease in a window is 1 request, each
-next one twice the last, up to ``lease_cap(limit)`` = 1 % of the limit (at least 1, at
-most 1 000), so limits below 200 per window lease one request at a time and are exact,
-and a busy identity asks Redis about once per 1 % of its limit. A window found spent is
-remembered until its end: refusals cost no Redis call.
+only before the window's end as Redis reported it (measured from when the call was
+sent), so **all workers and replicas together never admit more than the limit in a
+window**: no over-admission. The price is the other way: requests leased by a worker but
+not yet admitted when the window runs out are lost to the others, at most ``k - 1`` per
+worker (fewer admitted than the limit only if an identity's traffic stops reaching a
+worker that still holds some). The bound assumes Redis keeps its counters: a restart or
+failover that loses one mid-window starts a fresh window while workers still hold leases
+of the old, so that window may admit up to the limit again plus those leases. ``k``
+adapts: a worker's first lease in a window is 1 request, each next one twice the last,
+up to ``lease_cap(limit)`` = 1 % of the limit (at least 1, at most 1 000), so limits
+below 200 per window lease one request at a time and are exact, and a busy identity asks
+Redis about once per 1 % of its limit. A window found spent is remembered until its end:
+refusals cost no Redis call.
 
 ``RateLimit-Remaining`` is what Redis had not leased out at this worker's last lease plus
 what the worker still holds: exact when leases are one request, otherwise it lags what
