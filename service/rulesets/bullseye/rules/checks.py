@@ -451,6 +451,8 @@ def modifier_lines(
     Raises:
         RulesError: ``strict`` and a §6.3 "should" is broken.
     """
+    if not (qualities or situational or depletable or bonus):
+        return (), []  # a bare roll: nothing to add, nothing to warn about
     quality_lines, quality_concerns = quality_modifiers(qualities)
     situational_lines, situational_concerns = situational_modifiers(situational)
     concerns = quality_concerns + situational_concerns

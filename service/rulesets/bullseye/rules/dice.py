@@ -91,6 +91,10 @@ def supplied_roll_concerns(
 ) -> list[Concern]:
     """Faces rolled at the table: they must fit the dice (§7.1), and a seed (which asks the
     server to roll) cannot come with them. ``prefix``: where the check sits in the body."""
+    if seed is None:
+        spec = DICE[kind]
+        if len(faces) == spec.count and all(1 <= face <= spec.sides for face in faces):
+            return []  # the usual case, found without building a pointer
     concerns = []
     if seed is not None:
         concerns.append(

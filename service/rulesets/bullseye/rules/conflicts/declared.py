@@ -10,7 +10,7 @@ from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conflicts.model import Conflict, QualityRef
 from service.rulesets.bullseye.rules.modifiers import Quality
 
-__all__ = ["declared_qualities"]
+__all__ = ["declared_qualities", "named_qualities"]
 
 
 def _declared(conflict: Conflict, participant: str) -> tuple[str, tuple[Quality, ...]]:
@@ -25,7 +25,19 @@ def declared_qualities(
 ) -> tuple[tuple[Quality, ...], list[Concern]]:
     """The declared qualities ``refs`` name (by name, or as the declared object itself),
     and an ``undeclared-quality`` concern for each that is not one of them or differs."""
+    if not refs:
+        return (), []
     who, declared = _declared(conflict, participant)
+    return named_qualities(who, declared, refs, pointer)
+
+
+def named_qualities(
+    who: str, declared: tuple[Quality, ...], refs: tuple[QualityRef, ...], pointer: str
+) -> tuple[tuple[Quality, ...], list[Concern]]:
+    """:func:`declared_qualities` for a checker already found: ``who`` declared
+    ``declared`` (a round finds each checker once, not once per lookup)."""
+    if not refs:
+        return (), []
     by_name = {quality.name.casefold(): quality for quality in declared}
     found: list[Quality] = []
     concerns: list[Concern] = []
