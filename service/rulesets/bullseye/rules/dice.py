@@ -93,8 +93,13 @@ def supplied_roll_concerns(
     server to roll) cannot come with them. ``prefix``: where the check sits in the body."""
     if seed is None:
         spec = DICE[kind]
-        if len(faces) == spec.count and all(1 <= face <= spec.sides for face in faces):
-            return []  # the usual case, found without building a pointer
+        if len(faces) == spec.count:
+            sides = spec.sides
+            for face in faces:  # a loop: cheaper than all(), min() or max() on 1–4 faces
+                if not 1 <= face <= sides:
+                    break
+            else:
+                return []  # the usual case, found without building a pointer
     concerns = []
     if seed is not None:
         concerns.append(

@@ -38,7 +38,9 @@ def named_qualities(
     ``declared`` (a round finds each checker once, not once per lookup)."""
     if not refs:
         return (), []
-    by_name = {quality.name.casefold(): quality for quality in declared}
+    by_name: dict[str, Quality] = {}
+    for each in declared:  # the last of a name wins, as a dict display would have it
+        by_name[each.name.casefold()] = each
     found: list[Quality] = []
     concerns: list[Concern] = []
     for index, ref in enumerate(refs):

@@ -144,7 +144,8 @@ def _examine(
     else:
         who, declared = player.name, player.qualities
     qualities, undeclared = named_qualities(who, declared, check.qualities, pointer)
-    concerns.extend(undeclared)
+    if undeclared:
+        concerns += undeclared
     if player is None:
         if check.bullseye:
             concerns.append(
@@ -286,7 +287,7 @@ def _resolve(
         players=before.players - players_lost, opposition=before.opposition - opposition_lost
     )
     winner: Side | None = None
-    if min(after.players, after.opposition) <= 0 and after.players != after.opposition:
+    if (after.players <= 0 or after.opposition <= 0) and after.players != after.opposition:
         winner = Side.PLAYERS if after.players > after.opposition else Side.OPPOSITION
     # Both at or below zero and equal: no winner yet; play on (sudden death, decision).
     round_ = Round(
@@ -323,9 +324,14 @@ def _round_events(round_: Round) -> tuple[Event, ...]:
 
 def _roster_concerns(conflict: Conflict, action: ResolveRound) -> list[Concern]:
     """Every player checks, and nobody else (§4.3)."""
+    checks = action.players
+    if len(checks) == len(conflict.players):  # ids are unique: then one each, or a stranger
+        for player in conflict.players:
+            if player.id not in checks:
+                break
+        else:
+            return []
     expected = {p.id for p in conflict.players}
-    if action.players.keys() == expected:
-        return []
     return [
         refuse(RuleCode.UNKNOWN_PLAYER, f"/players/{pid}", f"No player '{pid}' in this conflict.")
         for pid in action.players
@@ -371,10 +377,9 @@ def resolve_round(
     if refused:  # every refused check at once, and nothing rolled
         raise RulesError.from_concerns(refused)
     gm = _roll(conflict, action.gm, gm_qualities, (), rng)
-    efforts = {
-        player.id: _roll(conflict, check, qualities, player.depletables, rng)
-        for player, check, qualities in examined
-    }
+    efforts = {}
+    for player, check, qualities in examined:  # in the players' order, as the dice fall
+        efforts[player.id] = _roll(conflict, check, qualities, player.depletables, rng)
     conflict, round_ = _resolve(conflict, gm, efforts, bullseyes_after(conflict, checks))
     return Applied(conflict, _round_events(round_), (round_,))
 
