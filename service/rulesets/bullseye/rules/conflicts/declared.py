@@ -5,37 +5,19 @@ checker when the conflict was created."""
 from __future__ import annotations
 
 from service.kernel.errors import Concern
-from service.kernel.sessions import GM
 from service.rulesets.bullseye.rules.codes import RuleCode
-from service.rulesets.bullseye.rules.conflicts.model import Conflict, QualityRef
+from service.rulesets.bullseye.rules.conflicts.model import QualityRef
 from service.rulesets.bullseye.rules.modifiers import Quality
 
-__all__ = ["declared_qualities", "named_qualities"]
-
-
-def _declared(conflict: Conflict, participant: str) -> tuple[str, tuple[Quality, ...]]:
-    if participant == GM:
-        return conflict.opposition.name, conflict.opposition.qualities
-    player = next(p for p in conflict.players if p.id == participant)
-    return player.name, player.qualities
-
-
-def declared_qualities(
-    conflict: Conflict, participant: str, refs: tuple[QualityRef, ...], pointer: str
-) -> tuple[tuple[Quality, ...], list[Concern]]:
-    """The declared qualities ``refs`` name (by name, or as the declared object itself),
-    and an ``undeclared-quality`` concern for each that is not one of them or differs."""
-    if not refs:
-        return (), []
-    who, declared = _declared(conflict, participant)
-    return named_qualities(who, declared, refs, pointer)
+__all__ = ["named_qualities"]
 
 
 def named_qualities(
     who: str, declared: tuple[Quality, ...], refs: tuple[QualityRef, ...], pointer: str
 ) -> tuple[tuple[Quality, ...], list[Concern]]:
-    """:func:`declared_qualities` for a checker already found: ``who`` declared
-    ``declared`` (a round finds each checker once, not once per lookup)."""
+    """The qualities ``who`` declared (``declared``) that ``refs`` name (by name, or as the
+    declared object itself), and an ``undeclared-quality`` concern for each that is not
+    one of them or differs. The caller has found the checker (once per round)."""
     if not refs:
         return (), []
     by_name: dict[str, Quality] = {}

@@ -49,11 +49,10 @@ from service.rulesets.bullseye.rules.modifiers import Quality
 __all__ = [
     "bullseyes_after",
     "bullseyes_left",
-    "check_concerns",
     "close_round",
     "decide_bullseye",
     "deciding",
-    "depletable_of",
+    "examine",
     "player_of",
     "resolve_round",
     "submit",
@@ -96,24 +95,16 @@ def _quick10_concerns(check: ParticipantCheck, pointer: str) -> list[Concern]:
     return concerns
 
 
-def check_concerns(
-    conflict: Conflict, participant: str, check: ParticipantCheck, pointer: str
-) -> list[Concern]:
-    """What the conflict's dice source, the declared qualities, the participant's fitness
-    and bullseyes forbid."""
-    player = None if participant == GM else player_of(conflict, participant)
-    return _examine(conflict, participant, player, check, pointer)[1]
-
-
-def _examine(
+def examine(
     conflict: Conflict,
     participant: str,
     player: PlayerSpec | None,
     check: ParticipantCheck,
     pointer: str,
 ) -> tuple[tuple[Quality, ...], list[Concern]]:
-    """:func:`check_concerns` of a checker already found (``player``, or None for the GM),
-    with the declared qualities the check names: a round examines each check once."""
+    """What the conflict's dice source, the declared qualities, the participant's fitness
+    and bullseyes forbid, and the declared qualities the check names. ``player`` is the
+    checker already found (None for the GM): a round examines each check once."""
     concerns: list[Concern] = []
     roll = check.roll
     if conflict.dice_source is _SERVER:
@@ -169,11 +160,6 @@ def _examine(
     return qualities, concerns
 
 
-def depletable_of(conflict: Conflict, participant: str) -> tuple[DepletableScore, ...]:
-    player = player_of(conflict, participant)
-    return player.depletables if player else ()
-
-
 def _effort(
     conflict: Conflict,
     participant: str,
@@ -183,7 +169,7 @@ def _effort(
 ) -> Effort:
     """Roll one participant's check under the conflict's dice rules."""
     player = None if participant == GM else player_of(conflict, participant)
-    qualities, concerns = _examine(conflict, participant, player, check, pointer)
+    qualities, concerns = examine(conflict, participant, player, check, pointer)
     if concerns:
         raise RulesError.from_concerns(concerns)
     return _roll(conflict, check, qualities, player.depletables if player else (), rng)
@@ -196,7 +182,7 @@ def _roll(
     depletables: tuple[DepletableScore, ...],
     rng: RandomSource,
 ) -> Effort:
-    """Roll a check that :func:`_examine` has found nothing against, with the declared
+    """Roll a check that :func:`examine` has found nothing against, with the declared
     qualities it found."""
     lines, warnings = modifier_lines(qualities, check.situational, depletables, strict=check.strict)
     return roll_effort(
@@ -366,11 +352,11 @@ def resolve_round(
     if concerns := _roster_concerns(conflict, action):
         raise RulesError.from_concerns(concerns)
     checks = action.players
-    gm_qualities, refused = _examine(conflict, GM, None, action.gm, "/gm")
+    gm_qualities, refused = examine(conflict, GM, None, action.gm, "/gm")
     examined = []
     for player in conflict.players:
         check = checks[player.id]
-        qualities, concerns = _examine(conflict, player.id, player, check, f"/players/{player.id}")
+        qualities, concerns = examine(conflict, player.id, player, check, f"/players/{player.id}")
         if concerns:
             refused += concerns
         examined.append((player, check, qualities))
