@@ -163,13 +163,13 @@ def examine(
 def _effort(
     conflict: Conflict,
     participant: str,
+    player: PlayerSpec | None,
     check: ParticipantCheck,
     rng: RandomSource,
-    pointer: str,
 ) -> Effort:
-    """Roll one participant's check under the conflict's dice rules."""
-    player = None if participant == GM else player_of(conflict, participant)
-    qualities, concerns = examine(conflict, participant, player, check, pointer)
+    """Roll one participant's check (``player``, or None for the GM) under the conflict's
+    dice rules."""
+    qualities, concerns = examine(conflict, participant, player, check, "")
     if concerns:
         raise RulesError.from_concerns(concerns)
     return _roll(conflict, check, qualities, player.depletables if player else (), rng)
@@ -370,13 +370,16 @@ def resolve_round(
     return Applied(conflict, _round_events(round_), (round_,))
 
 
-def _may_spend_later(conflict: Conflict, participant: str, check: ParticipantCheck) -> bool:
+def _may_spend_later(
+    conflict: Conflict, player: PlayerSpec | None, check: ParticipantCheck
+) -> bool:
     """§7.2 with server dice: a holder sees its roll first, then spends or passes."""
     return (
-        conflict.dice_source is DiceSource.SERVER
+        player is not None
+        and conflict.dice_source is _SERVER
         and not check.bullseye
         and not check.quick10
-        and bullseyes_left(conflict, participant) > 0
+        and player.bullseyes - conflict.bullseyes_used.get(player.id, 0) > 0
     )
 
 
@@ -394,7 +397,8 @@ def submit(conflict: Conflict, action: Submit, actor: str, rng: RandomSource) ->
     check is in and every bullseye holder has spent or passed (§4.3, §7.2)."""
     require_gm_or_self(actor, action.participant, "submit a check")
     _require_round(conflict, action.number)
-    if action.participant != GM and player_of(conflict, action.participant) is None:
+    player = None if action.participant == GM else player_of(conflict, action.participant)
+    if action.participant != GM and player is None:
         raise RulesError(
             RuleCode.UNKNOWN_PLAYER,
             f"No player '{action.participant}' in this conflict.",
@@ -411,8 +415,8 @@ def submit(conflict: Conflict, action: Submit, actor: str, rng: RandomSource) ->
             RuleCode.ALREADY_SUBMITTED,
             f"'{action.participant}' has already checked in round {conflict.round}.",
         )
-    effort = _effort(conflict, action.participant, action.check, rng, "")
-    may_spend = _may_spend_later(conflict, action.participant, action.check)
+    effort = _effort(conflict, action.participant, player, action.check, rng)
+    may_spend = _may_spend_later(conflict, player, action.check)
     for_someone_else = actor != action.participant
     conflict = msgspec.structs.replace(
         conflict,
