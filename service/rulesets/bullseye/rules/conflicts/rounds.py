@@ -62,7 +62,10 @@ __all__ = [
 
 
 def player_of(conflict: Conflict, player_id: str) -> PlayerSpec | None:
-    return next((p for p in conflict.players if p.id == player_id), None)
+    for player in conflict.players:  # a loop: no generator per lookup (a view asks per PC)
+        if player.id == player_id:
+            return player
+    return None
 
 
 def bullseyes_left(conflict: Conflict, participant: str) -> int:
@@ -479,7 +482,8 @@ def waiting_for(conflict: Conflict) -> tuple[str, ...]:
     """Who has yet to check in the current round (none once the conflict is decided)."""
     if conflict.status is not ConflictStatus.ACTIVE:
         return ()
-    return tuple(p for p in (GM, *(p.id for p in conflict.players)) if p not in conflict.pending)
+    pending = conflict.pending
+    return tuple([p for p in (GM, *[p.id for p in conflict.players]) if p not in pending])
 
 
 def deciding(conflict: Conflict) -> tuple[str, ...]:
