@@ -205,10 +205,9 @@ class CheckResult(Value, frozen=True, kw_only=True):
 
 
 # The three tables every check labels its numbers with, looked up once.
-_YIELD_TABLE = TABLES[TableName.YIELD]
-_TARGET_TABLE = TABLES[TableName.TARGET]
-_SPREAD_TABLE = TABLES[TableName.SPREAD]
-_yield_label = labeller(_YIELD_TABLE)
+_yield_label = labeller(TABLES[TableName.YIELD])
+_target_label = labeller(TABLES[TableName.TARGET])
+_spread_label = labeller(TABLES[TableName.SPREAD])
 
 
 def check_refusals(
@@ -594,8 +593,8 @@ def resolve_check(
         spread=spread,
         outcome=outcome,
         yield_label=_yield_label(yield_),
-        target_label=_TARGET_TABLE.label_for(request.target),
-        spread_label=_SPREAD_TABLE.label_for(spread),
+        target_label=_target_label(request.target),
+        spread_label=_spread_label(spread),
         narrator=narrator_for(outcome),
         depletion=_depletion(request, spread),
         warnings=tuple(warnings),
