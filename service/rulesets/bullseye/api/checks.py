@@ -12,6 +12,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.fast_json import FastJson
 from service.http.odds_gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
@@ -137,6 +138,7 @@ class CheckController(Controller):
         return_dto=None,
         status_code=200,
         responses=ODDS_RESPONSES,
+        middleware=[FastJson],  # the hottest route: served in one step (service.http.fast_json)
     )
     async def resolve(
         self,
@@ -199,6 +201,7 @@ class CheckController(Controller):
         return_dto=None,
         status_code=200,
         responses=ODDS_RESPONSES,
+        middleware=[FastJson],
     )
     async def resolve_batch(
         self,
