@@ -248,6 +248,8 @@ async def _with_odds(
 ) -> list[CheckResult]:
     """Each result with its check's odds when it asks ``with_odds`` (through the gate);
     every refusal at once, each under its check's index."""
+    if not any(check.with_odds for check in checks):
+        return results
     answered: list[CheckResult] = []
     concerns: list[Concern] = []
     for index, (result, check) in enumerate(zip(results, checks, strict=True)):
