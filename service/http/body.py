@@ -31,6 +31,8 @@ T = TypeVar("T")
 
 def is_json(content_type: str | None) -> bool:
     """``application/json`` or any ``application/*+json``, parameters ignored."""
+    if content_type == "application/json":  # as nearly every client sends it
+        return True
     if not content_type:
         return False
     media_type = content_type.split(";", 1)[0].strip().lower()

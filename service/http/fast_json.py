@@ -38,8 +38,9 @@ from service.http.errors import MissingBodyError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from litestar.connection import Request
     from litestar.handlers import HTTPRouteHandler
-    from litestar.types import ASGIApp, Receive, Scope, Send
+    from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 
 __all__ = ["FastJson"]
 
@@ -54,6 +55,7 @@ class _Plan:
     fn: Callable[..., Any]
     dto: type[StrictJson[Any]]
     limit: float
+    request_class: type[Request[Any, Any, Any]]
     guarded: bool
     wants_request: bool
     providers: tuple[tuple[str, Callable[[], Any]], ...]
@@ -104,6 +106,7 @@ def _plan(handler: HTTPRouteHandler) -> _Plan:
         fn=handler.fn,
         dto=dto,
         limit=handler.resolve_request_max_body_size() or float("inf"),
+        request_class=handler.resolve_request_class(),
         guarded=bool(handler.resolve_guards()),
         wants_request="request" in handler.parsed_fn_signature.parameters,
         providers=tuple(providers),
@@ -133,26 +136,31 @@ class FastJson:
             plan = self._plan = _plan(cast("HTTPRouteHandler", scope["route_handler"]))
         request = None
         if plan.guarded:
-            request = plan.handler.resolve_request_class()(scope, receive, send)
+            request = plan.request_class(scope, receive, send)
             await plan.handler.authorize_connection(request)
-        content_type = None
-        announced = None
+        content_type = announced = None
         for name, value in scope["headers"]:
             if name == b"content-type":
                 content_type = value.decode("latin-1")
             elif name == b"content-length":
                 announced = value
-        body = await _body(receive, announced, plan.limit)
+        if announced is not None and _length(announced) > plan.limit:
+            raise RequestEntityTooLarge  # before reading any of it
+        message = await receive()
+        if message["type"] == "http.request" and not message.get("more_body", False):
+            body = message.get("body", b"")  # all of it at once, as it most often comes
+            if len(body) > plan.limit:
+                raise RequestEntityTooLarge
+        else:
+            body = await _rest_of_body(receive, message, plan.limit)
         if not body:  # as Litestar's path: before the content type is looked at
             raise MissingBodyError
-        data = plan.dto.decode_body(content_type, body)
-        kwargs = {name: provide() for name, provide in plan.providers}
-        kwargs["data"] = data
+        kwargs = {"data": plan.dto.decode_body(content_type, body)}
+        for parameter, provide in plan.providers:
+            kwargs[parameter] = provide()
         if plan.wants_request:
             ScopeState.from_scope(scope).body = body  # what request.body() answers
-            if request is None:
-                request = plan.handler.resolve_request_class()(scope, receive, send)
-            kwargs["request"] = request
+            kwargs["request"] = request or plan.request_class(scope, receive, send)
         content = plan.encode(await plan.fn(**kwargs))
         await send(
             {
@@ -168,30 +176,29 @@ class FastJson:
         await send({"type": "http.response.body", "body": content, "more_body": False})
 
 
-async def _body(receive: Receive, announced: bytes | None, limit: float) -> bytes:
-    """The whole body, within ``limit`` bytes (as Litestar's ``Request.stream``: refused
-    early by its Content-Length, else once more has arrived)."""
-    if announced is not None:
-        try:
-            length = int(announced)
-        except ValueError:
-            shown = announced.decode("latin-1")
-            raise ClientException(f"Invalid content-length: {shown!r}") from None
-        if length > limit:
-            raise RequestEntityTooLarge
+def _length(announced: bytes) -> int:
+    try:
+        return int(announced)
+    except ValueError:
+        shown = announced.decode("latin-1")
+        raise ClientException(f"Invalid content-length: {shown!r}") from None
+
+
+async def _rest_of_body(receive: Receive, first: ReceiveMessage, limit: float) -> bytes:
+    """The body from its ``first`` message on, within ``limit`` bytes (as Litestar's
+    ``Request.stream``: refused as soon as more has arrived)."""
     chunks: list[bytes] = []
     total = 0
+    message = first
     while True:
-        message = await receive()
         if message["type"] == "http.disconnect":
             raise InternalServerException("client disconnected prematurely")
-        if message["type"] != "http.request":
-            continue
-        if chunk := message.get("body", b""):
-            total += len(chunk)
-            if total > limit:
-                raise RequestEntityTooLarge
-            chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        if message["type"] == "http.request":
+            if chunk := message.get("body", b""):
+                total += len(chunk)
+                if total > limit:
+                    raise RequestEntityTooLarge
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        message = await receive()
