@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import secrets
 import signal
 import threading
 from contextlib import asynccontextmanager
@@ -40,6 +39,7 @@ from service.http.receipts import RollReceipts
 from service.http.registry import RulesetList
 from service.http.roll_keys import RollKeys
 from service.kernel.dice import RandomSource
+from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
 from service.metrics import flush_requests
 from service.rulesets import RULESETS
@@ -210,7 +210,7 @@ def create_app(
             _PUBLISHED[keys_required] = document
         app.state.openapi_json = document
 
-    server_rng: RandomSource = rng or secrets.SystemRandom()
+    server_rng: RandomSource = rng or SystemDice()
 
     def provide_rng() -> RandomSource:
         return server_rng
