@@ -32,8 +32,10 @@ from service.rulesets.bullseye.api.conflict_views import (
     ConflictTokens,
     ConflictView,
     CreateConflict,
+    RoundAnswer,
     SubmissionAccepted,
     SubmitCheck,
+    round_answer,
     view_of,
 )
 from service.rulesets.bullseye.api.examples import (
@@ -55,7 +57,6 @@ from service.rulesets.bullseye.rules.conflicts import (
     OutcomeRequest,
     ParticipantCheck,
     ResolveRound,
-    Round,
     Submit,
     apply,
     deciding,
@@ -151,7 +152,7 @@ async def _act(
 def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Conflict]:
     """200 with the round this action resolved, or 202 while the round still waits."""
     if applied.history:
-        return Decision(applied, 200, applied.history[-1])
+        return Decision(applied, 200, round_answer(applied.history[-1]))
     conflict = applied.state
     accepted = SubmissionAccepted(
         round=conflict.round,
@@ -248,7 +249,10 @@ class ConflictController(Controller):
             client_seeds=data.client_seeds,
             participants=(GM, *(p.id for p in data.players)),
         )
-        applied = Applied(msgspec.structs.replace(applied.state, fairness=fairness), applied.events)
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
+        )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         conflict = applied.state
         version = await conflicts.create(conflict.id, applied, access=access, ttl_ms=ttl * 1000)
@@ -387,14 +391,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """The round, resolved."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
         def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice)
-            return Decision(applied, 200, applied.history[-1])
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -433,7 +437,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Accept one check; resolve the round if it was the last."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -478,7 +482,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Spend or pass; resolve the round if nothing else is awaited."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -509,14 +513,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Close the round."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
         def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             applied = apply(conflict, CloseRound(number=number), role, dice)
-            return Decision(applied, 200, applied.history[-1])
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 

@@ -255,6 +255,8 @@ class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
     legacy_rounds: tuple[Round, ...] = msgspec.field(default=(), name="rounds")
     # Server dice committed to at creation (docs/verifiable-rolls.md); null for table dice.
     fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False
 
 
 class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
