@@ -24,7 +24,7 @@ from msgspec import Meta
 
 from service.http.canonical import canonical_sha256, json_sha256, never_holds_floats
 from service.http.receipts import ReceiptPayload, RollReceipts
-from service.kernel.receipts import MAX_RECEIPT_LENGTH
+from service.kernel.receipts import SessionReceipt
 from service.kernel.values import Value
 
 if TYPE_CHECKING:
@@ -41,18 +41,6 @@ ReceiptsWanted = Annotated[
         'the faces rolled, in rolling order (docs/verifiable-rolls.md, "Session '
         'receipts"). Fixed for the session; costs about one Ed25519 signature per rolling '
         "action, nothing when false."
-    ),
-]
-
-SessionReceipt = Annotated[
-    Annotated[str, Meta(max_length=MAX_RECEIPT_LENGTH)] | None,
-    Meta(
-        description="The signed roll receipt of this action when the session was created "
-        "with `receipts: true` and the action rolled the server's dice; else null. Its "
-        "payload's `id` is `<session id>:<version this action made>`. Never kept in the "
-        "session's state or history: only this answer (and its Idempotency-Key replay) "
-        "carries it. Verify it with the keys at `/.well-known/jwks.json` or at "
-        "`POST /v1/receipts/verify`."
     ),
 ]
 
