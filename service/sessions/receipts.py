@@ -30,7 +30,13 @@ from service.kernel.values import Value
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["ReceiptsWanted", "SessionReceipt", "receipts_asked", "signed_answer"]
+__all__ = [
+    "SESSION_RECEIPTS_DESCRIPTION",
+    "ReceiptsWanted",
+    "SessionReceipt",
+    "receipts_asked",
+    "signed_answer",
+]
 
 ReceiptsWanted = Annotated[
     bool,
@@ -43,6 +49,16 @@ ReceiptsWanted = Annotated[
         "action, nothing when false."
     ),
 ]
+
+# How every kind of session with server dice documents its receipts at its creation route.
+SESSION_RECEIPTS_DESCRIPTION = (
+    " **Session receipts** (`receipts: true`, docs/verifiable-rolls.md): every later "
+    "action that rolls the server's dice answers a signed `receipt` (a compact EdDSA JWS, "
+    "as a stateless roll's) over its request, its answer without the receipt and the faces "
+    "it drew, in rolling order; its payload's `id` is `<session id>:<version the action "
+    "made>`. The receipt is part of the answer an `Idempotency-Key` replays, and is never "
+    "kept in the session's state or history. Any other answer says `receipt: null`."
+)
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 _json = msgspec.json.Encoder()

@@ -81,6 +81,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION
 from service.sessions.routes import stream_routes
 
 __all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
@@ -219,7 +220,8 @@ class ConflictController(Controller):
         "(`gm`) and each player may give a client seed. The conflict's last server roll "
         "is its outcome check (§4.4): the seed is revealed with it (`outcome.made`), or "
         "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`."
-        + FAIR_DICE_DESCRIPTION,
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateConflict],
         return_dto=None,
         status_code=201,

@@ -56,7 +56,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
-from service.sessions.receipts import ReceiptsWanted, SessionReceipt
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted, SessionReceipt
 
 __all__ = ["SCENES", "TOKEN_REQUIRED", "SceneController"]
 
@@ -304,7 +304,8 @@ class SceneController(Controller):
         "participants. Each participant's `controller` is `gm` or a player's id; a group "
         "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
         "**only here**. The GM (`gm`) and each player may give a client seed."
-        + FAIR_DICE_DESCRIPTION,
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateScene],
         return_dto=None,
         status_code=201,

@@ -64,7 +64,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
-from service.sessions.receipts import ReceiptsWanted
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
 __all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
 
@@ -230,7 +230,7 @@ class GameController(Controller):
         operation_id="travelogueCreateGame",
         response_headers=CREATED_HEADERS,
         summary="Start a game",
-        description=_CREATE_DESCRIPTION + FAIR_DICE_DESCRIPTION,
+        description=_CREATE_DESCRIPTION + FAIR_DICE_DESCRIPTION + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateGame],
         return_dto=None,
         status_code=201,
