@@ -249,3 +249,58 @@ def test_a_game_without_receipts_answers_none(client: TestClient) -> None:
     answer = client.post(f"{path}/actions", json=action, headers={"X-Game-Token": tokens[actor]})
     assert answer.status_code == 200, answer.text
     assert answer.json()["receipt"] is None
+
+
+def test_the_outcome_check_is_signed_and_its_stored_copy_is_not(
+    client: TestClient, redis_url: str
+) -> None:
+    """§4.4: the conflict's last roll; the outcome kept in the state says `receipt: null`.
+    The service's own verifier agrees with jwcrypto."""
+    created = client.post("/v1/conflicts", json=conflict_body(dice_source="server", receipts=True))
+    conflict = created.json()
+    path, gm = f"/v1/conflicts/{conflict['id']}", bearer(conflict["tokens"]["gm"])
+    whole = {
+        "gm": {},
+        "players": {"ana": {"qualities": ["Duelist"]}, "bo": {"qualities": ["Giant"]}},
+    }
+    view = client.get(path, headers=gm).json()
+    while view["status"] == "active":
+        assert view["round"] < 60
+        assert client.post(f"{path}/rounds", json=whole, headers=gm).status_code == 200
+        view = client.get(path, headers=gm).json()
+    maker = "gm" if view["winner"] == "opposition" else "ana"
+    body = {"target": 12, "checks": {maker: {} if maker == "gm" else {"qualities": ["Duelist"]}}}
+    outcome = _replayed(client, f"{path}/outcome", body, gm)
+    payload = _verified(client, outcome, body)
+    assert payload["operation"] == "makeOutcomeCheck"
+    assert payload["faces"] == outcome["faces"]
+    assert client.get(path, headers=gm).json()["outcome"]["receipt"] is None
+    _kept_nowhere(redis_url, CONFLICTS, conflict["id"], outcome["receipt"])
+    verdict = client.post(
+        "/v1/receipts/verify",
+        json={"receipt": outcome["receipt"], "answer": outcome, "request": body},
+    ).json()
+    assert (verdict["valid"], verdict["checked"]) == (True, ["signature", "answer", "request"])
+    tampered = {**outcome, "faces": [f % 20 + 1 for f in outcome["faces"]]}
+    refused = client.post(
+        "/v1/receipts/verify", json={"receipt": outcome["receipt"], "answer": tampered}
+    ).json()
+    assert (refused["valid"], refused["reason"]) == (False, "answer-mismatch")
+
+
+def test_a_seeded_game_signs_nothing_its_dice_follow_from_its_public_seed(
+    client: TestClient,
+) -> None:
+    game, path = _game(client, receipts=True, seed=7)
+    policy, view, tokens = FixedPolicy(), game, game["tokens"]["players"]
+    rolled = False
+    while not rolled:
+        assert view["version"] < 100
+        actor, action = policy.next(view)
+        headers = {"X-Game-Token": tokens[actor]}
+        answer = client.post(f"{path}/actions", json=action, headers=headers)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["receipt"] is None
+        view = answer.json()["game"]
+        items = client.get(f"{path}/history", headers=headers).json()["items"]
+        rolled = bool(items) and bool(items[-1]["result"])  # this action rolled
