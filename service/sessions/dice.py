@@ -6,7 +6,8 @@ engine *settles* the attempt: the roll number is used up only when these dice ga
 face, and the server seed is revealed once the kind's ``ended`` says the session can roll
 no more. Each attempt starts from the state it is run on, so a write retried on a fresher
 state draws that state's roll number: no retry ever uses up two. This is the one place
-where a session's dice are chosen (a later recording of faces wraps them here too).
+where a session's dice are chosen; a session created with ``receipts: true``
+(``service.sessions.receipts``) has them record their faces here, for its receipts.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 import msgspec
 
+from service.kernel.dice import RecordingDice
 from service.kernel.fairness import FairDice, Fairness, with_seed_revealed
 from service.kernel.sessions import Applied
 from service.kernel.values import Value
+from service.sessions.receipts import receipts_asked
 
 if TYPE_CHECKING:
     from service.kernel.dice import RandomSource
@@ -40,7 +43,7 @@ def fairness_of(state: Value) -> Fairness | None:
 class SessionDice(Generic[S]):
     """The dice of one attempt at an action on ``state``: a :class:`RandomSource`."""
 
-    __slots__ = ("_ended", "_fair", "_fairness", "_source")
+    __slots__ = ("_ended", "_fair", "_fairness", "_recording", "_source")
 
     def __init__(self, rng: RandomSource, state: S, ended: Ended[S] | None) -> None:
         self._fairness = fairness_of(state)
@@ -48,7 +51,16 @@ class SessionDice(Generic[S]):
         self._source = rng
         if self._fairness is not None:
             self._fair = self._source = self._fairness.dice()
+        self._recording: RecordingDice | None = None
+        if receipts_asked(state):
+            self._recording = self._source = RecordingDice(self._source)
         self._ended = ended
+
+    @property
+    def faces(self) -> list[int] | None:
+        """Every face this attempt drew, in rolling order, when the session asked for
+        receipts; else None (nothing is recorded)."""
+        return None if self._recording is None else self._recording.faces
 
     def randint(self, a: int, b: int, /) -> int:
         """A face: of the session's fair dice for this roll number, or the server's."""

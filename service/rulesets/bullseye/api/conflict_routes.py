@@ -32,8 +32,10 @@ from service.rulesets.bullseye.api.conflict_views import (
     ConflictTokens,
     ConflictView,
     CreateConflict,
+    RoundAnswer,
     SubmissionAccepted,
     SubmitCheck,
+    round_answer,
     view_of,
 )
 from service.rulesets.bullseye.api.examples import (
@@ -55,7 +57,6 @@ from service.rulesets.bullseye.rules.conflicts import (
     OutcomeRequest,
     ParticipantCheck,
     ResolveRound,
-    Round,
     Submit,
     apply,
     deciding,
@@ -80,6 +81,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION
 from service.sessions.routes import stream_routes
 
 __all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
@@ -151,7 +153,7 @@ async def _act(
 def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Conflict]:
     """200 with the round this action resolved, or 202 while the round still waits."""
     if applied.history:
-        return Decision(applied, 200, applied.history[-1])
+        return Decision(applied, 200, round_answer(applied.history[-1]))
     conflict = applied.state
     accepted = SubmissionAccepted(
         round=conflict.round,
@@ -218,7 +220,8 @@ class ConflictController(Controller):
         "(`gm`) and each player may give a client seed. The conflict's last server roll "
         "is its outcome check (§4.4): the seed is revealed with it (`outcome.made`), or "
         "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`."
-        + FAIR_DICE_DESCRIPTION,
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateConflict],
         return_dto=None,
         status_code=201,
@@ -248,7 +251,10 @@ class ConflictController(Controller):
             client_seeds=data.client_seeds,
             participants=(GM, *(p.id for p in data.players)),
         )
-        applied = Applied(msgspec.structs.replace(applied.state, fairness=fairness), applied.events)
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
+        )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         conflict = applied.state
         version = await conflicts.create(conflict.id, applied, access=access, ttl_ms=ttl * 1000)
@@ -387,14 +393,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """The round, resolved."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
         def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice)
-            return Decision(applied, 200, applied.history[-1])
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -433,7 +439,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Accept one check; resolve the round if it was the last."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -478,7 +484,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Spend or pass; resolve the round if nothing else is awaited."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -509,14 +515,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Close the round."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
         def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             applied = apply(conflict, CloseRound(number=number), role, dice)
-            return Decision(applied, 200, applied.history[-1])
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 

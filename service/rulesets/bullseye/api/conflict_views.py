@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
@@ -32,6 +33,7 @@ from service.rulesets.bullseye.rules.conflicts import (
 from service.rulesets.bullseye.rules.dice import DiceKind
 from service.sessions.host import SessionSpec
 from service.sessions.keys import SessionKind
+from service.sessions.receipts import ReceiptsWanted, SessionReceipt
 
 __all__ = [
     "CONFLICTS",
@@ -42,8 +44,10 @@ __all__ = [
     "CreateConflict",
     "OppositionView",
     "PlayerView",
+    "RoundAnswer",
     "SubmissionAccepted",
     "SubmitCheck",
+    "round_answer",
     "view_of",
 ]
 
@@ -67,6 +71,7 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     dice_source: DiceSource = DiceSource.SERVER
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
     client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 class PlayerView(PlayerSpec, frozen=True, kw_only=True):
@@ -145,6 +150,21 @@ class SubmissionAccepted(Value, frozen=True, kw_only=True, tag_field="kind", tag
     may_spend_bullseye: bool
     waiting_for: tuple[str, ...]
     deciding: tuple[str, ...]
+    receipt: SessionReceipt = None
+
+
+class RoundAnswer(Round, frozen=True, kw_only=True, tag="round"):
+    """A resolved round as an action answers it: with the action's receipt, which the
+    conflict's stored rounds never keep."""
+
+    receipt: SessionReceipt = None
+
+
+def round_answer(resolved: Value) -> RoundAnswer:
+    """``resolved`` (a conflict's history entry) as an action answers it (its ``receipt``
+    the engine's to sign)."""
+    assert isinstance(resolved, Round)
+    return RoundAnswer(**msgspec.structs.asdict(resolved))
 
 
 class SubmitCheck(ParticipantCheck, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -56,6 +56,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted, SessionReceipt
 
 __all__ = ["SCENES", "TOKEN_REQUIRED", "SceneController"]
 
@@ -81,6 +82,7 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         tuple[SceneParticipant, ...], Meta(min_length=1, max_length=MAX_PARTICIPANTS)
     ]
     client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 class SceneParticipantState(Value, frozen=True, kw_only=True):
@@ -156,6 +158,7 @@ class SceneMoveMade(Value, frozen=True, kw_only=True):
     move: SceneMoveType
     result: SceneLogEntry
     scene: SceneState
+    receipt: SessionReceipt = None
 
 
 class SceneRoundLog(Value, frozen=True, kw_only=True):
@@ -301,7 +304,8 @@ class SceneController(Controller):
         "participants. Each participant's `controller` is `gm` or a player's id; a group "
         "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
         "**only here**. The GM (`gm`) and each player may give a client seed."
-        + FAIR_DICE_DESCRIPTION,
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateScene],
         return_dto=None,
         status_code=201,
@@ -329,7 +333,10 @@ class SceneController(Controller):
             client_seeds=data.client_seeds,
             participants=(GM, *(p.id for p in data.players)),
         )
-        applied = Applied(msgspec.structs.replace(applied.state, fairness=fairness), applied.events)
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
+        )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         scene = applied.state
         version = await scenes.create(scene.id, applied, access=access, ttl_ms=ttl * 1000)

@@ -64,6 +64,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
 __all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
 
@@ -112,6 +113,7 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ) = None
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
     client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 def _now() -> str:
@@ -228,7 +230,7 @@ class GameController(Controller):
         operation_id="travelogueCreateGame",
         response_headers=CREATED_HEADERS,
         summary="Start a game",
-        description=_CREATE_DESCRIPTION + FAIR_DICE_DESCRIPTION,
+        description=_CREATE_DESCRIPTION + FAIR_DICE_DESCRIPTION + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateGame],
         return_dto=None,
         status_code=201,
@@ -258,7 +260,10 @@ class GameController(Controller):
             client_seeds=data.client_seeds,
             participants=(sheet.player for sheet in data.bullseyes),
         )
-        applied = Applied(msgspec.structs.replace(applied.state, fairness=fairness), applied.events)
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
+        )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
         game = applied.state
         version = await games.create(game.id, applied, access=access, ttl_ms=ttl * 1000)

@@ -238,3 +238,5 @@ class Scene(Value, frozen=True, kw_only=True, omit_defaults=True):
     rolls_made: int = 0
     # Server dice committed to at creation (docs/verifiable-rolls.md); null for table dice.
     fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False

@@ -320,3 +320,5 @@ class Game(Value, frozen=True, kw_only=True):
     # Unseeded server dice committed to at creation (docs/verifiable-rolls.md); null for
     # table dice and for a caller-seeded game, whose dice are public by design (D28).
     fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False
