@@ -67,6 +67,7 @@ EVERY = (
     "baseline",
     "peer",
     "check",
+    "check-signed",
     "check-bare",
     "check-ratelimit",
     "batch1",
@@ -293,6 +294,9 @@ def _inside(names: list[str]) -> None:
             "baseline": baseline,
             "peer": peer,
             "check": lambda: fixed(service, "POST", "/v1/checks", CHECK),
+            "check-signed": lambda: fixed(
+                service, "POST", "/v1/checks", {**CHECK, "receipt": True}
+            ),
             "check-bare": check_bare,
             "check-ratelimit": with_rate_limit,
             "batch1": lambda: fixed(service, "POST", "/v1/checks/batch", {"checks": [CHECK]}),
@@ -422,6 +426,7 @@ def _report(per: dict[str, list[float]]) -> None:
         "baseline": "bare Litestar @post baseline (data: Struct)",
         "peer": "FastAPI + pydantic v2 peer of the check",
         "check": "POST /v1/checks, everything on",
+        "check-signed": "POST /v1/checks with receipt: true",
         "check-bare": "  the same without the outer middleware",
         "check-ratelimit": "POST /v1/checks with RATE_LIMIT set",
         "batch1": "POST /v1/checks/batch, 1 check",
@@ -440,7 +445,9 @@ def _report(per: dict[str, list[float]]) -> None:
             ratio = name not in ("asgi", "baseline", "metrics", "log-line", "id", "batch20")
             to_peer = ratio and name != "peer"
             print(_row(labels[name], per[name], base if ratio else None, peer if to_peer else None))
-    check, bare = mean("check"), mean("check-bare")
+    check, bare, signed = mean("check"), mean("check-bare"), mean("check-signed")
+    if check and signed:
+        print(f"  {'a receipt (check signed − check)':44} {signed - check:8.1f} kIr")
     if check and bare:
         print(f"  {'outer middleware (check − check without it)':44} {check - bare:8.1f} kIr")
     one, twenty = per.get("batch1"), per.get("batch20")
