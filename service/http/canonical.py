@@ -150,7 +150,8 @@ def _canonical(text: bytes, floats: bool, large_integers: bool = True) -> bytes:
     """``text``, msgspec's key-sorted encoding, as RFC 8785 writes it."""
     if not text.isascii() and _ASTRAL.search(text):
         return _by_the_reference(text)
-    if large_integers and _SIXTEEN_DIGITS in text.translate(_DIGITS_AS_ONES):
+    # find, not ``in``: ``bytes in bytes`` first tries the needle as an int, and raises.
+    if large_integers and text.translate(_DIGITS_AS_ONES).find(_SIXTEEN_DIGITS) >= 0:
         return _by_the_reference(text)
     if not floats:
         return text

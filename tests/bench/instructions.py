@@ -27,16 +27,17 @@ Every figure includes the in-process driver's own cost (the ASGI scope, ``receiv
 ``send``, a task per request: what a server's glue does), shown on its own as ``asgi``.
 
 Scenarios: ``asgi`` (an empty ASGI app: the driver alone), ``baseline`` (bare Litestar
-``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2, ``tests/bench/peer_fastapi.py``),
-``check`` (``POST /v1/checks``, everything on), ``check-bare`` (the same without the outer
-middleware, ``RequestShell``: the difference is the middleware's cost), ``check-ratelimit``
-(``RATE_LIMIT`` set), ``batch1`` and ``batch20`` (``POST /v1/checks/batch``; one further
-check is their difference / 19), ``round`` (a conflict round, 4 players, each the first
-round of its conflict), ``read`` (``GET`` of a conflict after one round, read before:
-its answer already rendered), ``read-new`` (the first ``GET`` since its round), and the outer
-middleware's parts alone: ``metrics`` (``observe_request``), ``log-line`` (``log_request``
-and its write), ``id`` (``new_id``).
-"""
+``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2,
+``tests/bench/peer_fastapi.py``), ``check`` (``POST /v1/checks``, everything on),
+``check-signed`` (the same with ``receipt: true``: the difference is what a signed roll
+receipt costs), ``check-bare`` (the same without the outer middleware, ``RequestShell``: the
+difference is the middleware's cost), ``check-ratelimit`` (``RATE_LIMIT`` set), ``batch1``
+and ``batch20`` (``POST /v1/checks/batch``; one further check is their difference / 19),
+``round`` (a conflict round, 4 players, each the first round of its conflict), ``read``
+(``GET`` of a conflict after one round, read before: its answer already rendered),
+``read-new`` (the first ``GET`` since its round), and the outer middleware's parts alone:
+``metrics`` (``observe_request``), ``log-line`` (``log_request`` and its write), ``id``
+(``new_id``)."""
 
 from __future__ import annotations
 
