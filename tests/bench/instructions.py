@@ -27,16 +27,17 @@ Every figure includes the in-process driver's own cost (the ASGI scope, ``receiv
 ``send``, a task per request: what a server's glue does), shown on its own as ``asgi``.
 
 Scenarios: ``asgi`` (an empty ASGI app: the driver alone), ``baseline`` (bare Litestar
-``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2, ``tests/bench/peer_fastapi.py``),
-``check`` (``POST /v1/checks``, everything on), ``check-bare`` (the same without the outer
-middleware, ``RequestShell``: the difference is the middleware's cost), ``check-ratelimit``
-(``RATE_LIMIT`` set), ``batch1`` and ``batch20`` (``POST /v1/checks/batch``; one further
-check is their difference / 19), ``round`` (a conflict round, 4 players, each the first
-round of its conflict), ``read`` (``GET`` of a conflict after one round, read before:
-its answer already rendered), ``read-new`` (the first ``GET`` since its round), and the outer
-middleware's parts alone: ``metrics`` (``observe_request``), ``log-line`` (``log_request``
-and its write), ``id`` (``new_id``).
-"""
+``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2,
+``tests/bench/peer_fastapi.py``), ``check`` (``POST /v1/checks``, everything on),
+``check-signed`` (the same with ``receipt: true``: the difference is what a signed roll
+receipt costs), ``check-bare`` (the same without the outer middleware, ``RequestShell``: the
+difference is the middleware's cost), ``check-ratelimit`` (``RATE_LIMIT`` set), ``batch1``
+and ``batch20`` (``POST /v1/checks/batch``; one further check is their difference / 19),
+``round`` (a conflict round, 4 players, each the first round of its conflict), ``read``
+(``GET`` of a conflict after one round, read before: its answer already rendered),
+``read-new`` (the first ``GET`` since its round), and the outer middleware's parts alone:
+``metrics`` (``observe_request``), ``log-line`` (``log_request`` and its write), ``id``
+(``new_id``)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ EVERY = (
     "baseline",
     "peer",
     "check",
+    "check-signed",
     "check-bare",
     "check-ratelimit",
     "batch1",
@@ -294,6 +296,9 @@ def _inside(names: list[str]) -> None:
             "baseline": baseline,
             "peer": peer,
             "check": lambda: fixed(service, "POST", "/v1/checks", CHECK),
+            "check-signed": lambda: fixed(
+                service, "POST", "/v1/checks", {**CHECK, "receipt": True}
+            ),
             "check-bare": check_bare,
             "check-ratelimit": with_rate_limit,
             "batch1": lambda: fixed(service, "POST", "/v1/checks/batch", {"checks": [CHECK]}),
@@ -428,6 +433,7 @@ def _report(per: dict[str, list[float]]) -> None:
         "baseline": "bare Litestar @post baseline (data: Struct)",
         "peer": "FastAPI + pydantic v2 peer of the check",
         "check": "POST /v1/checks, everything on",
+        "check-signed": "POST /v1/checks with receipt: true",
         "check-bare": "  the same without the outer middleware",
         "check-ratelimit": "POST /v1/checks with RATE_LIMIT set",
         "batch1": "POST /v1/checks/batch, 1 check",
@@ -446,7 +452,9 @@ def _report(per: dict[str, list[float]]) -> None:
             ratio = name not in ("asgi", "baseline", "metrics", "log-line", "id", "batch20")
             to_peer = ratio and name != "peer"
             print(_row(labels[name], per[name], base if ratio else None, peer if to_peer else None))
-    check, bare = mean("check"), mean("check-bare")
+    check, bare, signed = mean("check"), mean("check-bare"), mean("check-signed")
+    if check and signed:
+        print(f"  {'a receipt (check signed − check)':44} {signed - check:8.1f} kIr")
     if check and bare:
         print(f"  {'outer middleware (check − check without it)':44} {check - bare:8.1f} kIr")
     one, twenty = per.get("batch1"), per.get("batch20")
