@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import secrets
 import signal
 import threading
 from contextlib import asynccontextmanager
@@ -40,6 +39,7 @@ from service.http.receipts import RollReceipts
 from service.http.registry import RulesetList
 from service.http.roll_keys import RollKeys
 from service.kernel.dice import RandomSource
+from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
 from service.metrics import flush_requests
 from service.rulesets import RULESETS
@@ -177,12 +177,15 @@ def create_app(
             gate=StreamGate(settings.sse_max_connections),
             rng=server_rng,
         )
-        shell.rate_limiter = RateLimiter(settings) if settings.rate_limit else None
+        limiter = RateLimiter(settings, make_client(settings)) if settings.rate_limit else None
+        shell.rate_limiter = limiter
         try:
             yield
         finally:
             await client.aclose()
             await streams_client.aclose()
+            if limiter is not None:
+                await limiter.aclose()
 
     @asynccontextmanager
     async def odds_gate(app: Litestar) -> AsyncIterator[None]:
@@ -207,7 +210,7 @@ def create_app(
             _PUBLISHED[keys_required] = document
         app.state.openapi_json = document
 
-    server_rng: RandomSource = rng or secrets.SystemRandom()
+    server_rng: RandomSource = rng or SystemDice()
 
     def provide_rng() -> RandomSource:
         return server_rng

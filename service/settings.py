@@ -79,15 +79,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     def __post_init__(self) -> None:
         if self.rate_limit:
-            from limits import parse
+            from service.http.rates import parse_rate
 
-            try:
-                parse(self.rate_limit)
-            except ValueError:
-                raise ValueError(
-                    f"RATE_LIMIT must read like '600/minute' or '10 per second', "
-                    f"not {self.rate_limit!r}"
-                ) from None
+            parse_rate(self.rate_limit)  # its ValueError says what reads well
         if self.odds_max_ms < self.odds_inline_ms:
             raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
         if self.roll_signing_keys is not None:

@@ -31,6 +31,8 @@ T = TypeVar("T")
 
 def is_json(content_type: str | None) -> bool:
     """``application/json`` or any ``application/*+json``, parameters ignored."""
+    if content_type == "application/json":  # as nearly every client sends it
+        return True
     if not content_type:
         return False
     media_type = content_type.split(";", 1)[0].strip().lower()
@@ -79,10 +81,16 @@ class StrictJson(AbstractDTO[T], Generic[T]):
 
     def decode_bytes(self, value: bytes) -> Any:
         """Decode a JSON body; raises ``msgspec`` errors the app maps to 400 problems."""
-        if not is_json(self.asgi_connection.headers.get("content-type")):
+        return self.decode_body(self.asgi_connection.headers.get("content-type"), value)
+
+    @classmethod
+    def decode_body(cls, content_type: str | None, value: bytes) -> Any:
+        """Decode a JSON body sent as ``content_type`` (also for
+        :class:`service.http.fast_json.FastJson`, which has no DTO instance)."""
+        if not is_json(content_type):
             raise UnsupportedMediaType(detail="Send the body as application/json.")
         try:
-            return self._decoder.decode(value)
+            return cls._decoder.decode(value)
         except msgspec.ValidationError as error:
             # Only on this cold path: JSON Schema counts 3.0 as an integer, msgspec does
             # not, so retry with integral floats made ints; an error that stands is
@@ -90,11 +98,11 @@ class StrictJson(AbstractDTO[T], Generic[T]):
             try:
                 relaxed = _integral_floats_as_ints(msgspec.json.decode(value))
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise InvalidBodyError(explain(self.model_type, error)) from None
+                raise InvalidBodyError(explain(cls.model_type, error)) from None
             try:
-                return msgspec.convert(relaxed, self.model_type, strict=True)
+                return msgspec.convert(relaxed, cls.model_type, strict=True)
             except msgspec.ValidationError as relaxed_error:
-                raise InvalidBodyError(explain(self.model_type, relaxed_error, relaxed)) from None
+                raise InvalidBodyError(explain(cls.model_type, relaxed_error, relaxed)) from None
         except UnicodeDecodeError:
             raise UnreadableBodyError(
                 "invalid-utf8", "A string in the body is not valid UTF-8."

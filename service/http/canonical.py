@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -25,6 +26,7 @@ import rfc8785
 __all__ = [
     "NotCanonicalizableError",
     "canonical_json",
+    "canonical_json_without",
     "canonical_sha256",
     "json_sha256",
     "never_holds_floats",
@@ -57,6 +59,7 @@ _ECMASCRIPT_FLOATS = msgspec.json.Decoder(float_hook=_float_as_ecmascript)
 _DIGITS_AS_ONES = bytes(0x31 if 0x30 <= byte <= 0x39 else 0x30 for byte in range(256))
 _SIXTEEN_DIGITS = b"1" * 16
 _ASTRAL = re.compile(rb"[\xf0-\xf4]")
+_COMMA = ord(",")
 
 
 def _as_javascript_numbers(node: Any) -> Any:
@@ -126,11 +129,12 @@ def never_holds_floats(kind: type) -> bool:
     return not _may_hold_floats(types.type_info(kind), set())
 
 
-def canonical_json(node: Any, *, floats: bool = True) -> bytes:
+def canonical_json(node: Any, *, floats: bool = True, large_integers: bool = True) -> bytes:
     """The RFC 8785 text of ``node``: JSON-like builtins with string keys (as
     ``msgspec.json.decode`` or ``msgspec.to_builtins(..., str_keys=True)`` make them), or
     Structs holding them. ``floats=False``: ``node`` surely holds none (its type says so,
-    :func:`never_holds_floats`).
+    :func:`never_holds_floats`); ``large_integers=False``: none of its integers is beyond
+    ±(2^53 − 1) (then sixteen digits in a row, as in a hex digest, are not looked for).
 
     Raises:
         NotCanonicalizableError: ``node`` is not JSON, or too deep to walk.
@@ -139,9 +143,15 @@ def canonical_json(node: Any, *, floats: bool = True) -> bytes:
         text = msgspec.json.encode(node, order="sorted")
     except (TypeError, RecursionError) as error:
         raise NotCanonicalizableError(str(error)) from None
+    return _canonical(text, floats, large_integers)
+
+
+def _canonical(text: bytes, floats: bool, large_integers: bool = True) -> bytes:
+    """``text``, msgspec's key-sorted encoding, as RFC 8785 writes it."""
     if not text.isascii() and _ASTRAL.search(text):
         return _by_the_reference(text)
-    if _SIXTEEN_DIGITS in text.translate(_DIGITS_AS_ONES):
+    # find, not ``in``: ``bytes in bytes`` first tries the needle as an int, and raises.
+    if large_integers and text.translate(_DIGITS_AS_ONES).find(_SIXTEEN_DIGITS) >= 0:
         return _by_the_reference(text)
     if not floats:
         return text
@@ -152,6 +162,62 @@ def canonical_json(node: Any, *, floats: bool = True) -> bytes:
     except RecursionError as error:
         raise NotCanonicalizableError(str(error)) from None
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What :func:`canonical_json_without` needs to know of a Struct type, found once."""
+
+    name: str  # the left-out field's name in JSON
+    member: bytes | None  # the left-out field as encoded when null; None: no shortcut
+    float_fields: tuple[str, ...]  # the top-level fields whose values may hold a float
+
+
+@functools.cache
+def _shape(kind: type[msgspec.Struct], name: str) -> _Shape:
+    info = types.type_info(kind)
+    assert isinstance(info, types.StructType)
+    float_fields = tuple(field.name for field in info.fields if _may_hold_floats(field.type, set()))
+    encoded = next((field.encode_name for field in info.fields if field.name == name), name)
+    # Encoded as an object, every field written even at its default: the member is there.
+    plain = not (info.array_like or kind.__struct_config__.omit_defaults)
+    member = msgspec.json.encode(encoded) + b":null" if plain else None
+    return _Shape(name=encoded, member=member, float_fields=float_fields)
+
+
+def canonical_json_without(value: msgspec.Struct, name: str) -> bytes:
+    """The RFC 8785 text of the Struct ``value`` as a JSON object without its field
+    ``name`` (a receipt's answer without its ``receipt``), from one encoding.
+
+    When the field is null, the text is ``value``'s own encoding with that member cut out:
+    found by its bytes (``"name":null`` outside a string, since the quotes in a string are
+    escaped), and cut only if it occurs once, so it can only be this object's own. Else
+    the value goes as builtins through :func:`canonical_json`. Floats are looked for only
+    when a field whose type may hold one is set.
+
+    Raises:
+        NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
+    """
+    shape = _shape(type(value), name)
+    floats = any(getattr(value, field) is not None for field in shape.float_fields)
+    member = shape.member
+    if member is not None and getattr(value, name) is None:
+        try:
+            text = msgspec.json.encode(value, order="sorted")
+        except (TypeError, RecursionError) as error:
+            raise NotCanonicalizableError(str(error)) from None
+        if text.count(member) == 1:
+            start = text.index(member)
+            end = start + len(member)
+            if text[start - 1] == _COMMA:  # a member before it: cut the comma before
+                start -= 1
+            elif text[end] == _COMMA:  # the first member: cut the comma after
+                end += 1
+            return _canonical(text[:start] + text[end:], floats)
+    node = msgspec.to_builtins(value, str_keys=True)
+    if isinstance(node, dict):
+        node.pop(shape.name, None)
+    return canonical_json(node, floats=floats)
 
 
 def canonical_sha256(node: Any, *, floats: bool = True) -> str:
@@ -171,6 +237,7 @@ def json_sha256(body: bytes) -> str:
             node, floats = _NO_FLOATS.decode(body), False
         except msgspec.ValidationError:  # a float: read again, as it is
             node, floats = msgspec.json.decode(body), True
+        text = msgspec.json.encode(node, order="sorted")
     except (msgspec.DecodeError, RecursionError) as error:
         raise NotCanonicalizableError(str(error)) from None
-    return canonical_sha256(node, floats=floats)
+    return hashlib.sha256(_canonical(text, floats)).hexdigest()

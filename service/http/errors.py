@@ -10,6 +10,7 @@ __all__ = [
     "ConcurrentUpdate",
     "Forbidden",
     "IdempotencyKeyReused",
+    "MissingBodyError",
     "OddsBusy",
     "PreconditionFailed",
     "RequestInFlight",
@@ -125,3 +126,8 @@ class UnreadableBodyError(Exception):
         super().__init__(detail)
         self.code = code
         self.detail = detail
+
+
+class MissingBodyError(Exception):
+    """An operation that needs a JSON body got none (Litestar says so with a
+    ``ValidationException`` on ``data``; :mod:`service.http.fast_json` with this)."""

@@ -18,7 +18,7 @@ from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["HEADERS", "complete_contract", "omits_defaults", "schema_refs"]
+__all__ = ["HEADERS", "complete_contract", "omits_defaults", "schema_refs", "unset_fields"]
 
 _HEADER_REF = "#/components/headers/"
 _SCHEMA_REF = "#/components/schemas/"
@@ -35,7 +35,9 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "integer", "minimum": 0},
     },
     "RateLimit-Remaining": {
-        "description": "Requests left in the current window (when RATE_LIMIT is set).",
+        "description": "Requests left in the current window (when RATE_LIMIT is set): exact "
+        "for limits below 200 a window; above, the answering worker's estimate, which may lag "
+        "what other workers leased since (up to 1 % of the limit each).",
         "schema": {"type": "integer", "minimum": 0},
     },
     "RateLimit-Reset": {
@@ -119,7 +121,7 @@ def complete_contract(
                 operation[key] = _clean(operation[key])
     schemas = components.get("schemas", {})
     _type_enums(schemas)
-    _shape_defaults(document, schemas, omits_defaults(struct_types))
+    _shape_defaults(document, schemas, omits_defaults(struct_types), unset_fields(struct_types))
 
 
 def _operations(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -249,6 +251,25 @@ def omits_defaults(struct_types: Iterable[type[msgspec.Struct]]) -> set[str]:
     return found
 
 
+def unset_fields(struct_types: Iterable[type[msgspec.Struct]]) -> dict[str, set[str]]:
+    """By published Struct, the fields (as encoded) whose default is ``msgspec.UNSET``:
+    left out of an answer until set, so never required."""
+    infos = msgspec.inspect.multi_type_info(list(struct_types))
+    found: dict[str, set[str]] = {}
+    for info in _struct_infos(infos):
+        # msgspec.inspect shows an UNSET default as an optional field with no default.
+        unset = {
+            f.encode_name
+            for f in info.fields
+            if not f.required
+            and f.default is msgspec.NODEFAULT
+            and f.default_factory is msgspec.NODEFAULT
+        }
+        if unset:
+            found[info.cls.__name__] = unset
+    return found
+
+
 def _struct_infos(infos: Iterable[Any]) -> Iterator[msgspec.inspect.StructType]:
     seen: set[int] = set()
     todo = list(infos)
@@ -267,12 +288,18 @@ def _struct_infos(infos: Iterable[Any]) -> Iterator[msgspec.inspect.StructType]:
             todo.extend(getattr(info, attribute, ()) or ())
 
 
-def _shape_defaults(document: dict[str, Any], schemas: dict[str, Any], omits: set[str]) -> None:
+def _shape_defaults(
+    document: dict[str, Any],
+    schemas: dict[str, Any],
+    omits: set[str],
+    unset: dict[str, set[str]],
+) -> None:
     """Request fields with a default stay optional in every generator (openapi-typescript
     makes a field with ``default`` required), and answers' always-sent fields are required.
 
     A schema a request can reach states its defaults in words; a schema only answers
-    reach lists every field as required, unless its Struct omits defaults."""
+    reach lists every field as required, unless its Struct omits defaults, but for those
+    left out until set (``unset``)."""
     requests: set[str] = set()
     answers: set[str] = set()
     for _, operation in _operations(document):
@@ -289,7 +316,8 @@ def _shape_defaults(document: dict[str, Any], schemas: dict[str, Any], omits: se
                     text = field.get("description", "").rstrip()
                     field["description"] = f"{text} Default: `{default}`.".lstrip()
         elif name in answers and name not in omits and properties:
-            schema["required"] = list(properties)
+            maybe_absent = unset.get(name, set())
+            schema["required"] = [key for key in properties if key not in maybe_absent]
             for field in properties.values():
                 field.pop("default", None)
 

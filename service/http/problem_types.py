@@ -142,6 +142,20 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "another.",
         ),
         _type(
+            "unknown-seed-participant",
+            422,
+            "Client seed for nobody",
+            "A session's `client_seeds` names someone who takes no part in it (the error's "
+            "pointer says which): a client seed belongs to a participant with a token.",
+        ),
+        _type(
+            "client-seeds-without-server-dice",
+            422,
+            "Client seeds without the server's dice",
+            "Client seeds feed the server's provably fair dice; a session whose dice are "
+            "the table's (or a caller-seeded game's) has none to feed.",
+        ),
+        _type(
             "too-many-streams",
             503,
             "Too many event streams",

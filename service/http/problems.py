@@ -16,6 +16,7 @@ from redis.exceptions import OutOfMemoryError
 from service.http.context import CLIENT_GONE, current_request_id
 from service.http.errors import (
     ApiKeyRequired,
+    MissingBodyError,
     OddsBusy,
     RequestInFlight,
     SessionFull,
@@ -158,6 +159,14 @@ def _invalid_body(violation: Violation) -> Response[bytes]:
     )
 
 
+def _missing_body() -> Response[bytes]:
+    return problem_response(
+        "missing-body",
+        "This operation needs a JSON body.",
+        errors=(ProblemError(code="missing-body", pointer="", detail="Body is empty."),),
+    )
+
+
 def _parameter_detail(request: Request[Any, Any, Any] | None, name: str, message: str) -> str:
     """A parameter's msgspec message in plain words, said from its declared annotation."""
     annotation: Any = Any
@@ -176,11 +185,7 @@ def _http_exception(request: Request[Any, Any, Any] | None, exc: HTTPException) 
     if isinstance(exc, ValidationException):
         extra = exc.extra if isinstance(exc.extra, list) else []
         if any(isinstance(e, dict) and e.get("key") == "data" for e in extra):
-            return problem_response(
-                "missing-body",
-                "This operation needs a JSON body.",
-                errors=(ProblemError(code="missing-body", pointer="", detail="Body is empty."),),
-            )
+            return _missing_body()
         errors = tuple(
             ProblemError(
                 code="invalid-parameter",
@@ -251,6 +256,8 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 str(exc),
                 errors=(ProblemError(code="malformed-json", pointer="", detail=str(exc)),),
             )
+        case MissingBodyError():
+            return _missing_body()
         case UnreadableBodyError():
             return problem_response(
                 "malformed-json",

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-__all__ = ["MAX_RECEIPT_LENGTH", "DiceSource", "Receipt", "ReceiptWanted"]
+__all__ = ["MAX_RECEIPT_LENGTH", "DiceSource", "Receipt", "ReceiptWanted", "SessionReceipt"]
 
 # A receipt's payload holds two digests, a time, ids and the faces rolled: well under this.
 MAX_RECEIPT_LENGTH = 16384
@@ -37,5 +37,18 @@ Receipt = Annotated[
         description="The signed roll receipt when the request asked for one (`receipt: "
         "true`), else null. Verify it with the keys at `/.well-known/jwks.json` or at "
         "`POST /v1/receipts/verify`.",
+    ),
+]
+
+# A session action's answer: asked once, at the session's creation (service.sessions.receipts).
+SessionReceipt = Annotated[
+    Annotated[str, Meta(max_length=MAX_RECEIPT_LENGTH)] | None,
+    Meta(
+        description="The signed roll receipt of this action when the session was created "
+        "with `receipts: true` and the action rolled the server's dice; else null. Its "
+        "payload's `id` is `<session id>:<version this action made>`. Never kept in the "
+        "session's state or history: only this answer (and its Idempotency-Key replay) "
+        "carries it. Verify it with the keys at `/.well-known/jwks.json` or at "
+        "`POST /v1/receipts/verify`."
     ),
 ]

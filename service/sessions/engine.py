@@ -1,14 +1,19 @@
 """The unit of work of every stateful route: load → rules → compare-and-set, with tokens,
 ``If-Match``, ``If-None-Match`` and ``Idempotency-Key``.
 
-A ruleset hands it a *step*: given the stored state and the caller's role, the rules'
-answer (:class:`Decision`) — the next state, its events and history, and what to answer.
-The engine never decides a rule; the step never touches Redis.
+A ruleset hands it a *step*: given the stored state, the caller's role and the dice of
+this attempt (:class:`SessionDice`: a provably fair session's, or the server's), the
+rules' answer (:class:`Decision`) — the next state, its events and history, and what to
+answer. The engine settles the dice's account in the state it stores (the roll number
+used up, the seed revealed at the end) and, for a session created with ``receipts: true``,
+signs an answer whose step drew faces (``service.sessions.receipts``). The engine never
+decides a rule; the step never touches Redis.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,15 +25,19 @@ from litestar.response import Response
 
 from service.http.errors import ConcurrentUpdate, PreconditionFailed, SessionFull
 from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
+from service.http.receipts import receipts_of
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
+from service.sessions.dice import Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
+from service.sessions.receipts import signed_answer
 from service.sessions.store import Committed, Full, Replayed, SessionStore, Stale, Stored
 
 if TYPE_CHECKING:
     from litestar import Request
 
+    from service.kernel.dice import RandomSource
     from service.kernel.events import Event
     from service.kernel.sessions import Applied
     from service.sessions.client import RedisClient
@@ -55,7 +64,7 @@ class Decision(Generic[S]):
     body: object
 
 
-Step = Callable[[S, str], Decision[S]]
+Step = Callable[[S, str, SessionDice[S]], Decision[S]]
 
 
 class SessionEngine(Generic[S]):
@@ -69,8 +78,14 @@ class SessionEngine(Generic[S]):
         *,
         default_ttl_ms: int,
         pending_lease_ms: int,
+        rng: RandomSource,
+        ended: Ended[S] | None = None,
     ) -> None:
+        """``rng``: the server's dice; ``ended``: whether a state can roll no more (then a
+        provably fair session's seed is revealed)."""
         self.store = store
+        self._rng = rng
+        self._ended = ended
         self.kind = store.kind
         self._idempotency = Idempotency(client, store.kind, lease_ms=pending_lease_ms)
         self._token_header = token_header
@@ -168,7 +183,7 @@ class SessionEngine(Generic[S]):
         role = self.role(request, stored.access)
         if idempotency_key is None:
             return await self._attempts(
-                session_id, stored, fresh, role, step, if_match, None, on_commit
+                session_id, request, stored, fresh, role, step, if_match, None, on_commit
             )
         claimed = await self._idempotency.claim(
             session_id,
@@ -182,7 +197,7 @@ class SessionEngine(Generic[S]):
             return claimed
         try:
             return await self._attempts(
-                session_id, stored, fresh, role, step, if_match, claimed, on_commit
+                session_id, request, stored, fresh, role, step, if_match, claimed, on_commit
             )
         except RulesError as error:
             status, content = problem_body(error)
@@ -204,6 +219,7 @@ class SessionEngine(Generic[S]):
     async def _attempts(
         self,
         session_id: str,
+        request: Request[Any, Any, Any],
         stored: Stored[S],
         fresh: bool,
         role: str,
@@ -214,14 +230,25 @@ class SessionEngine(Generic[S]):
     ) -> Response[bytes]:
         for _ in range(MAX_WRITE_ATTEMPTS):
             try:
-                decision = self._decide(stored, role, step, if_match)
+                decision, faces = self._decide(stored, role, step, if_match)
             except Exception:
                 if fresh:
                     raise
                 stored, fresh = await self.load(session_id), True
                 continue
             version = stored.version + 1
-            content = _json.encode(decision.body)
+            if faces:  # the session asked for receipts, and this answer rolled
+                content = signed_answer(
+                    receipts_of(request),
+                    decision.body,
+                    faces,
+                    await request.body(),
+                    ruleset=self.kind.ruleset,
+                    operation=_operation_of(request),
+                    answer_id=f"{session_id}:{version}",
+                )
+            else:
+                content = _json.encode(decision.body)
             headers = {"ETag": etag(version)}
             record = None
             if claim is not None:
@@ -267,16 +294,31 @@ class SessionEngine(Generic[S]):
 
     def _decide(
         self, stored: Stored[S], role: str, step: Step[S], if_match: str | None
-    ) -> Decision[S]:
+    ) -> tuple[Decision[S], list[int] | None]:
+        """The step's decision on ``stored``, settled, and the faces it drew (None unless
+        the session asked for receipts)."""
         if if_match is not None and if_match.strip() != etag(stored.version):
             raise PreconditionFailed(
                 detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
             )
-        return step(stored.state, role)
+        dice = SessionDice(self._rng, stored.state, self._ended)
+        decision = step(stored.state, role, dice)
+        settled = dice.settle(decision.applied)
+        if settled is not decision.applied:
+            decision = dataclasses.replace(decision, applied=settled)
+        return decision, dice.faces
 
-    async def delete(self, session_id: str, closing: Event) -> None:
-        """Remove the session; stream readers get ``closing`` as its last event."""
-        await self.store.delete(session_id, closing)
+    async def delete(self, session_id: str, closing: Event, state: S) -> None:
+        """Remove the session (``state``: as last loaded); stream readers get ``closing``
+        as its last event, with a provably fair session's server seed revealed."""
+        await self.store.delete(session_id, revealed_closing(state, closing))
+
+
+def _operation_of(request: Request[Any, Any, Any]) -> str:
+    """The operation id of the route that answers (every session route names one)."""
+    handler = request.route_handler
+    operation = handler.operation_id
+    return operation if isinstance(operation, str) else handler.handler_name
 
 
 def _full(written: Full, ceiling: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -43,12 +44,14 @@ S = TypeVar("S", bound=Value)
 @dataclass(frozen=True, slots=True, eq=False)
 class SessionSpec(Generic[S]):
     """One kind of session of a ruleset: its keys, its state and history types, and the
-    header its tokens may travel in (besides ``Authorization``)."""
+    header its tokens may travel in (besides ``Authorization``); ``ended``: whether a
+    state of it can roll no more — when a provably fair session's seed is revealed."""
 
     kind: SessionKind
     state_type: type[S]
     history_type: Any
     token_header: str
+    ended: Callable[[S], bool] | None = None
 
 
 class StreamTicket(Value, frozen=True, kw_only=True):
@@ -94,6 +97,8 @@ class SessionHost:
                 # A request whose Redis calls all time out gives up within a few socket
                 # timeouts; its key's pending marker need not outlive that by much.
                 pending_lease_ms=max(1000, int(3000 * settings.redis_socket_timeout)),
+                rng=self.rng,
+                ended=spec.ended,
             )
             self._engines[spec] = engine
         return cast("SessionEngine[S]", engine)

@@ -27,16 +27,17 @@ Every figure includes the in-process driver's own cost (the ASGI scope, ``receiv
 ``send``, a task per request: what a server's glue does), shown on its own as ``asgi``.
 
 Scenarios: ``asgi`` (an empty ASGI app: the driver alone), ``baseline`` (bare Litestar
-``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2, ``tests/bench/peer_fastapi.py``),
-``check`` (``POST /v1/checks``, everything on), ``check-bare`` (the same without the outer
-middleware, ``RequestShell``: the difference is the middleware's cost), ``check-ratelimit``
-(``RATE_LIMIT`` set), ``batch1`` and ``batch20`` (``POST /v1/checks/batch``; one further
-check is their difference / 19), ``round`` (a conflict round, 4 players, each the first
-round of its conflict), ``read`` (``GET`` of a conflict after one round, read before:
-its answer already rendered), ``read-new`` (the first ``GET`` since its round), and the outer
-middleware's parts alone: ``metrics`` (``observe_request``), ``log-line`` (``log_request``
-and its write), ``id`` (``new_id``).
-"""
+``@post``, ``data: Struct``), ``peer`` (FastAPI + pydantic v2,
+``tests/bench/peer_fastapi.py``), ``check`` (``POST /v1/checks``, everything on),
+``check-signed`` (the same with ``receipt: true``: the difference is what a signed roll
+receipt costs), ``check-bare`` (the same without the outer middleware, ``RequestShell``: the
+difference is the middleware's cost), ``check-ratelimit`` (``RATE_LIMIT`` set), ``batch1``
+and ``batch20`` (``POST /v1/checks/batch``; one further check is their difference / 19),
+``round`` (a conflict round, 4 players, each the first round of its conflict), ``read``
+(``GET`` of a conflict after one round, read before: its answer already rendered),
+``read-new`` (the first ``GET`` since its round), and the outer middleware's parts alone:
+``metrics`` (``observe_request``), ``log-line`` (``log_request`` and its write), ``id``
+(``new_id``)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -67,6 +69,7 @@ EVERY = (
     "baseline",
     "peer",
     "check",
+    "check-signed",
     "check-bare",
     "check-ratelimit",
     "batch1",
@@ -293,6 +296,9 @@ def _inside(names: list[str]) -> None:
             "baseline": baseline,
             "peer": peer,
             "check": lambda: fixed(service, "POST", "/v1/checks", CHECK),
+            "check-signed": lambda: fixed(
+                service, "POST", "/v1/checks", {**CHECK, "receipt": True}
+            ),
             "check-bare": check_bare,
             "check-ratelimit": with_rate_limit,
             "batch1": lambda: fixed(service, "POST", "/v1/checks/batch", {"checks": [CHECK]}),
@@ -327,6 +333,11 @@ def _inside(names: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- outside valgrind
+
+
+class MeasureError(Exception):
+    """A measured process failed. Not ``SystemExit``: a thread pool's worker lets that
+    through and dies, and the pool then waits for its result for ever."""
 
 
 def _totals(directory: Path, pid: int) -> list[int]:
@@ -383,7 +394,7 @@ def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]],
     stdout = "".join(output)
     if process.returncode != 0 or "done" not in stdout:
         sys.stderr.write(stdout[-3000:] + errors.read_text()[-3000:])
-        raise SystemExit(f"the measured process failed ({process.returncode})")
+        raise MeasureError(f"the measured process failed ({process.returncode})")
     stretches = [
         (name, int(count))
         for name, count in re.findall(r"^stretch (\S+) (\d+)$", stdout, re.MULTILINE)
@@ -391,7 +402,7 @@ def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]],
     pid = process.pid
     totals = _totals(directory, pid)
     if len(totals) < len(stretches):
-        raise SystemExit(f"{len(stretches)} stretches but {len(totals)} callgrind dumps")
+        raise MeasureError(f"{len(stretches)} stretches but {len(totals)} callgrind dumps")
     per: dict[str, list[float]] = {}
     for index in range(0, len(stretches), 2):
         (name, single), (_, double) = stretches[index], stretches[index + 1]
@@ -422,6 +433,7 @@ def _report(per: dict[str, list[float]]) -> None:
         "baseline": "bare Litestar @post baseline (data: Struct)",
         "peer": "FastAPI + pydantic v2 peer of the check",
         "check": "POST /v1/checks, everything on",
+        "check-signed": "POST /v1/checks with receipt: true",
         "check-bare": "  the same without the outer middleware",
         "check-ratelimit": "POST /v1/checks with RATE_LIMIT set",
         "batch1": "POST /v1/checks/batch, 1 check",
@@ -440,7 +452,9 @@ def _report(per: dict[str, list[float]]) -> None:
             ratio = name not in ("asgi", "baseline", "metrics", "log-line", "id", "batch20")
             to_peer = ratio and name != "peer"
             print(_row(labels[name], per[name], base if ratio else None, peer if to_peer else None))
-    check, bare = mean("check"), mean("check-bare")
+    check, bare, signed = mean("check"), mean("check-bare"), mean("check-signed")
+    if check and signed:
+        print(f"  {'a receipt (check signed − check)':44} {signed - check:8.1f} kIr")
     if check and bare:
         print(f"  {'outer middleware (check − check without it)':44} {check - bare:8.1f} kIr")
     one, twenty = per.get("batch1"), per.get("batch20")
@@ -461,7 +475,14 @@ def main() -> None:
     arguments = parser.parse_args()
     names = arguments.scenario or list(EVERY)
     if arguments.inside:
-        _inside(names)
+        try:
+            _inside(names)
+        except BaseException:
+            # Leave at once: a thread the app started (a flush, a pool) would otherwise
+            # keep this process, and the measuring one waiting on it, alive.
+            traceback.print_exc()
+            sys.stdout.flush()
+            os._exit(1)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("make bench-instructions needs valgrind: apt-get install valgrind")
@@ -473,8 +494,11 @@ def main() -> None:
         results: dict[str, list[float]] = {}
         started = time.monotonic()
         with ThreadPool(2) as pool:
-            for per, _ in pool.imap(lambda name: _measure([name], directory), names):
-                results.update(per)
+            try:
+                for per, _ in pool.imap(lambda name: _measure([name], directory), names):
+                    results.update(per)
+            except MeasureError as failure:
+                raise SystemExit(str(failure)) from None
     _report(results)
     print(f"({len(names)} callgrind processes, {time.monotonic() - started:.0f} s)")
     if arguments.json:

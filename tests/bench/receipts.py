@@ -6,7 +6,9 @@ does), and the shared signing call on its own.
     python -m tests.bench.receipts -n 5000 -r 7
 
 Rounds alternate the two bodies, so a busy machine slows both alike; each line gives the
-best round's CPU per request (this process only). Printed, never asserted.
+best round's CPU per request (this process only), and the difference against issue #26's
+target (a receipt adds ≤ 60 µs CPU). ``make bench`` ends with the same (:func:`report`).
+Printed, never asserted.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import sys
 import time
 import timeit
 from contextlib import ExitStack
+from dataclasses import dataclass
 
 from tests.bench.bodies import CHECK
 from tests.bench.profile import Driver, _run
 
 SIGNED = {**CHECK, "receipt": True}
+TARGET_US = 60.0  # issue #26: CPU a receipt may add to an answer, on the bench machine
 
 
 def _request(body: dict[str, object]) -> tuple[str, str, bytes, list[tuple[bytes, bytes]]]:
@@ -64,7 +68,24 @@ def _signing_alone(rounds: int) -> tuple[float, float]:
     return signed / number * 1e6, raw / number * 1e6
 
 
-async def main(arguments: argparse.Namespace) -> None:
+@dataclass(frozen=True)
+class Cost:
+    """CPU µs per request of a plain check and of a signed one (best rounds), and of the
+    signing call and the Ed25519 signature alone."""
+
+    plain: float
+    signed: float
+    alone: float
+    signature: float
+
+    @property
+    def added(self) -> float:
+        """What a receipt adds to an answer."""
+        return self.signed - self.plain
+
+
+async def measure(requests: int, rounds: int) -> Cost:
+    """The cost of a receipt, in process (an embedded Redis unless ``REDIS_URL`` is set)."""
     from service.app import create_app
     from service.embedded_redis import EmbeddedRedis
 
@@ -79,20 +100,49 @@ async def main(arguments: argparse.Namespace) -> None:
         best = {"plain": float("inf"), "signed": float("inf")}
         for request in (plain, signed):
             await _run(driver, lambda _, r=request: r, 500, 1)  # warm
-        for _ in range(arguments.rounds):
+        for _ in range(rounds):
             for name, request in (("plain", plain), ("signed", signed)):
                 cpu = time.process_time()
-                await _run(driver, lambda _, r=request: r, arguments.requests, 1)
-                per = (time.process_time() - cpu) / arguments.requests * 1e6
+                await _run(driver, lambda _, r=request: r, requests, 1)
+                per = (time.process_time() - cpu) / requests * 1e6
                 best[name] = min(best[name], per)
         await stop()
         sys.stderr = real_stderr
-    alone, raw = _signing_alone(arguments.rounds)
+    alone, raw = _signing_alone(rounds)
+    return Cost(plain=best["plain"], signed=best["signed"], alone=alone, signature=raw)
+
+
+def _target_line(cost: Cost) -> str:
+    met = "met    " if cost.added <= TARGET_US else "NOT met"
+    return f"  {met} ≤ {TARGET_US:g} µs CPU per signed answer: {cost.added:.1f} µs"
+
+
+def report(requests: int = 3000, rounds: int = 5) -> None:
+    """``make bench``'s lines: the cost per signed answer (issue #26), against its target."""
+    cost = asyncio.run(measure(requests, rounds))
+    print(
+        f"\nthe cost per signed answer (issue #26): POST /v1/checks in process, best of "
+        f"{rounds} rounds x {requests}, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"  without receipt {cost.plain:.1f} µs CPU, receipt: true {cost.signed:.1f} µs: "
+        f"a receipt adds {cost.added:.1f} µs (the Ed25519 signature alone {cost.signature:.1f} µs)"
+    )
+    print(_target_line(cost))
+
+
+async def main(arguments: argparse.Namespace) -> None:
+    cost = await measure(arguments.requests, arguments.rounds)
     print(f"POST /v1/checks, in process, best of {arguments.rounds} rounds x {arguments.requests}")
-    print(f"  without receipt  {best['plain']:7.1f} µs CPU/request")
-    print(f"  receipt: true    {best['signed']:7.1f} µs CPU/request")
-    print(f"  a receipt adds   {best['signed'] - best['plain']:7.1f} µs CPU")
-    print(f"RollReceipts.signed alone {alone:7.1f} µs (Ed25519 signature alone {raw:.1f} µs)")
+    print(f"  without receipt  {cost.plain:7.1f} µs CPU/request")
+    print(f"  receipt: true    {cost.signed:7.1f} µs CPU/request")
+    print(f"  a receipt adds   {cost.added:7.1f} µs CPU")
+    print(
+        f"RollReceipts.signed alone {cost.alone:7.1f} µs (Ed25519 signature alone "
+        f"{cost.signature:.1f} µs)"
+    )
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    print(_target_line(cost))
 
 
 def _arguments() -> argparse.Namespace:

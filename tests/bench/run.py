@@ -562,6 +562,11 @@ def main() -> int:
     )
     print(f"\nlogs and wrk scripts: {workdir}")
     odds_report()
+    # Imported only now: tests.bench.profile sets this process's metrics and log settings,
+    # which the servers started above must not inherit.
+    from tests.bench.receipts import report as receipts_report
+
+    receipts_report()
     return 0
 
 

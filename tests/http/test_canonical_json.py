@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from service.http.canonical import (
     NotCanonicalizableError,
     canonical_json,
+    canonical_json_without,
     json_sha256,
     never_holds_floats,
 )
@@ -161,3 +162,66 @@ def test_a_type_says_whether_its_values_can_hold_a_float():
 def test_a_float_free_type_encodes_as_the_reference_does():
     value = Tree(value=3, children=[Tree(value=-(2**53) + 1, children=[])])
     assert canonical_json(value, floats=False) == rfc8785.dumps(msgspec.to_builtins(value))
+
+
+class Answer(msgspec.Struct, kw_only=True):
+    """An answer whose ``receipt`` is left out of its digest, wherever it sorts."""
+
+    aardvark: object = None
+    receipt: str | None = None
+    rest: object = None
+
+
+class Only(msgspec.Struct):
+    receipt: str | None = None
+
+
+class Renamed(msgspec.Struct, rename="camel"):
+    the_value: object = None
+    receipt_token: str | None = None
+
+
+class Sparse(msgspec.Struct, omit_defaults=True):
+    receipt: str | None = None
+    rest: object = None
+
+
+def without(value: msgspec.Struct, name: str):
+    node = msgspec.to_builtins(value, str_keys=True)
+    node.pop(name, None)
+    return rfc8785.dumps(reference(node))
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values.filter(finite), json_values.filter(finite), st.none() | st.text())
+def test_a_struct_without_a_member_canonicalizes_as_the_reference_does(first, rest, receipt):
+    """Before, after or beside ``receipt``, with any JSON (floats, big integers, astral
+    characters, nested "receipt" members) and the receipt set or not."""
+    for value in (Answer(aardvark=first, rest=rest, receipt=receipt), Answer(rest=rest)):
+        assert canonical_json_without(value, "receipt") == without(value, "receipt")
+    sparse = Sparse(rest=rest)
+    assert canonical_json_without(sparse, "receipt") == without(sparse, "receipt")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Only(),
+        Answer(),
+        Answer(aardvark={"receipt": None}),  # the member's bytes twice: no shortcut
+        Answer(rest=[{"receipt": None, "x": 1.5}]),
+        Answer(aardvark={'a"receipt': None}),  # an escaped quote before the member's bytes
+        Answer(rest='"receipt":null'),  # in a string: its quotes escaped
+        Answer(aardvark=1.0, rest=2**60),
+        Sparse(),
+        Sparse(rest={"receipt": None}),
+    ],
+)
+def test_a_member_is_cut_only_where_it_is_this_objects_own(value):
+    assert canonical_json_without(value, "receipt") == without(value, "receipt")
+
+
+def test_a_renamed_member_is_left_out_by_its_json_name():
+    value = Renamed(the_value={"receiptToken": None})
+    assert canonical_json_without(value, "receipt_token") == b'{"theValue":{"receiptToken":null}}'
+    assert canonical_json_without(Renamed(), "receipt_token") == b'{"theValue":null}'

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.http.ratelimit import lease_cap
+from service.http.rates import Rate, parse_rate
 from service.settings import Settings
 from tests.support.metrics import sample
 from tests.support.proxy import HoldingProxy
@@ -154,6 +158,140 @@ def test_a_hung_redis_costs_a_check_no_more_than_the_limiters_budget(
     assert "ratelimit-limit" not in second.headers  # and stays aside a moment
     # Without the budget the first check alone would wait out the 3 s hold.
     assert elapsed < 1.5, elapsed
+
+
+def test_two_workers_together_admit_the_limit_and_no_more(redis_url: str) -> None:
+    """Each worker spends leases of up to ``lease_cap`` requests from one shared counter:
+    together they admit no more than the limit in a window, and here (each keeps being
+    asked after the counter is spent, so spends what it still holds) exactly the limit."""
+    key = f"key-{uuid.uuid4().hex}"  # a window of its own, whatever ran before
+    limit = 500
+    assert lease_cap(limit) == 5  # leases of more than one request are what is tested
+    settings = Settings(
+        redis_url=redis_url, rate_limit=f"{limit}/hour", api_keys=key, log_format="json"
+    )
+    pick = random.Random(25)
+    calls_before = _script_calls(redis_url)
+    with (
+        TestClient(create_app(settings, rng=random.Random(1))) as first,
+        TestClient(create_app(settings, rng=random.Random(2))) as second,
+    ):
+        answers = [
+            pick.choice((first, second)).post(
+                "/v1/checks", json={"target": 5}, headers={"X-API-Key": key}
+            )
+            for _ in range(limit + 100)
+        ]
+    admitted = [a for a in answers if a.status_code == 200]
+    refused = [a for a in answers if a.status_code != 200]
+    assert len(admitted) == limit
+    assert {a.status_code for a in refused} == {429}
+    assert all(a.headers["ratelimit-remaining"] == "0" for a in refused)
+    assert all(1 <= int(a.headers["retry-after"]) <= 3600 for a in refused)
+    # Leases: far fewer Redis calls than requests (refusals cost none once one was seen).
+    assert _script_calls(redis_url) - calls_before < len(answers) / 4
+
+
+def test_two_served_processes_under_concurrent_load_stay_within_the_limit(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Many requests at once on two served processes: each worker has one lease call in
+    flight per identity (the rest wait for it), and together they admit no more than the
+    limit, at most a lease short of it per worker."""
+    key = f"key-{uuid.uuid4().hex}"
+    limit = 300
+    cap = lease_cap(limit)
+    env = {"REDIS_URL": redis_url, "RATE_LIMIT": f"{limit}/hour", "API_KEYS": key}
+    apps = [ServedApp(env, tmp_path / f"{n}.log") for n in range(2)]
+
+    async def hammer() -> list[int]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            gate = asyncio.Semaphore(24)
+
+            async def one(n: int) -> int:
+                async with gate:
+                    answer = await client.post(
+                        f"{apps[n % 2].url}/v1/checks",
+                        json={"target": 5},
+                        headers={"X-API-Key": key},
+                    )
+                    return answer.status_code
+
+            return await asyncio.gather(*(one(n) for n in range(limit + 120)))
+
+    try:
+        for app in apps:
+            app.wait_ready()
+        statuses = asyncio.run(hammer())
+    finally:
+        for app in apps:
+            app.stop()
+    assert set(statuses) == {200, 429}
+    assert limit - len(apps) * (cap - 1) <= statuses.count(200) <= limit
+
+
+def test_a_windows_end_admits_again_on_both_workers(redis_url: str) -> None:
+    """Once both workers have seen the window spent they refuse without asking Redis, until
+    the window's end; then each asks again and admits."""
+    key = f"key-{uuid.uuid4().hex}"
+    settings = Settings(
+        redis_url=redis_url, rate_limit="4 per 2 seconds", api_keys=key, log_format="json"
+    )
+    with (
+        TestClient(create_app(settings, rng=random.Random(1))) as first,
+        TestClient(create_app(settings, rng=random.Random(2))) as second,
+    ):
+
+        def status(worker: TestClient) -> int:
+            answer = worker.post("/v1/checks", json={"target": 5}, headers={"X-API-Key": key})
+            return answer.status_code
+
+        refused: set[int] = set()
+        for n in range(200):  # until each has refused once (a bound, not a timing)
+            if status((first, second)[n % 2]) == 429:
+                refused.add(n % 2)
+            if refused == {0, 1}:
+                break
+        admitted_again: set[int] = set()
+        for n in range(600):  # the window ends within 2 s; a bound for a stuck limiter
+            if status((first, second)[n % 2]) == 200:
+                admitted_again.add(n % 2)
+            if admitted_again == {0, 1}:
+                break
+            time.sleep(0.05)
+    assert refused == {0, 1}
+    assert admitted_again == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        ("600/minute", Rate(600, 60)),
+        ("20 per second", Rate(20, 1)),
+        ("100/5 minutes", Rate(100, 300)),
+        (" 3 PER 2 Hours ", Rate(3, 7200)),
+        ("1/day", Rate(1, 86400)),
+    ],
+)
+def test_rate_limit_reads_like_a_rate(text: str, rate: Rate) -> None:
+    assert parse_rate(text) == rate
+
+
+@pytest.mark.parametrize(
+    "text", ["0/minute", "10/0 minutes", "10/fortnight", "ten/minute", "10/second;100/minute"]
+)
+def test_a_rate_limit_that_does_not_read_is_refused_at_start(text: str) -> None:
+    with pytest.raises(ValueError, match="RATE_LIMIT must read like"):
+        Settings(rate_limit=text)
+
+
+def _script_calls(redis_url: str) -> int:
+    client = redis.Redis.from_url(redis_url)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("evalsha", "eval"))
 
 
 def _limiter_keys(redis_url: str) -> set[bytes]:

@@ -12,14 +12,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jwcrypto import jwk, jws
+from jwt import PyJWS
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.http.receipts import ReceiptPayload, RollReceipts
+from service.http.roll_keys import RollKeys
 from service.settings import Settings, SettingsError
 
 CHECK = {
@@ -470,3 +474,21 @@ def test_a_batch_signs_each_check_that_asks_with_its_own_item_as_the_request(key
         assert payload["answer_sha256"] == sha256(without_receipt(result))
         assert payload["dice_source"] == source
         assert payload["faces"] == ([] if source == "table" else result["faces"])
+
+
+def test_a_receipt_is_byte_for_byte_the_compact_jws_pyjwt_writes():
+    """The service writes the JWS itself (its header encoded once); Ed25519 is deterministic
+    (RFC 8032 §5.1.6), so the token must be exactly what a JOSE library signs."""
+    receipts = RollReceipts(RollKeys.generate())
+    payload = ReceiptPayload(
+        ruleset="bullseye", operation="resolveCheck", id="0123456789abcdef",
+        time=datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC), request_sha256="a" * 64,
+        faces=(7, 1, 10), answer_sha256="b" * 64, dice_source="server",
+    )  # fmt: skip
+    text = rfc8785.dumps(msgspec.to_builtins(payload))
+    key = receipts.keys.signing
+    headers = {"kid": key.kid, "typ": "JOSE"}
+
+    assert receipts.sign(payload) == PyJWS().encode(
+        text, key.private, algorithm="EdDSA", headers=headers
+    )

@@ -12,6 +12,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.fast_json import FastJson
 from service.http.odds_gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
@@ -137,6 +138,7 @@ class CheckController(Controller):
         return_dto=None,
         status_code=200,
         responses=ODDS_RESPONSES,
+        middleware=[FastJson],  # the hottest route: served in one step (service.http.fast_json)
     )
     async def resolve(
         self,
@@ -199,6 +201,7 @@ class CheckController(Controller):
         return_dto=None,
         status_code=200,
         responses=ODDS_RESPONSES,
+        middleware=[FastJson],
     )
     async def resolve_batch(
         self,
@@ -245,6 +248,8 @@ async def _with_odds(
 ) -> list[CheckResult]:
     """Each result with its check's odds when it asks ``with_odds`` (through the gate);
     every refusal at once, each under its check's index."""
+    if not any(check.with_odds for check in checks):
+        return results
     answered: list[CheckResult] = []
     concerns: list[Concern] = []
     for index, (result, check) in enumerate(zip(results, checks, strict=True)):

@@ -21,7 +21,9 @@ from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
-from service.kernel.sessions import Applied
+from service.kernel.dice import RandomSource
+from service.kernel.fairness import session_fairness
+from service.kernel.sessions import GM, Applied
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.rulesets.bullseye.api.conflict_views import (
     CONFLICTS,
@@ -30,8 +32,10 @@ from service.rulesets.bullseye.api.conflict_views import (
     ConflictTokens,
     ConflictView,
     CreateConflict,
+    RoundAnswer,
     SubmissionAccepted,
     SubmitCheck,
+    round_answer,
     view_of,
 )
 from service.rulesets.bullseye.api.examples import (
@@ -48,11 +52,11 @@ from service.rulesets.bullseye.rules.conflicts import (
     ConflictClosed,
     ConflictStatus,
     DecideBullseye,
+    DiceSource,
     OutcomeCheck,
     OutcomeRequest,
     ParticipantCheck,
     ResolveRound,
-    Round,
     Submit,
     apply,
     deciding,
@@ -67,6 +71,7 @@ from service.rulesets.bullseye.rules.conflicts.forecast import (
 )
 from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
 from service.sessions.access import issue_tokens
+from service.sessions.dice import FAIR_DICE_DESCRIPTION
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import session_host
 from service.sessions.params import (
@@ -76,6 +81,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION
 from service.sessions.routes import stream_routes
 
 __all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
@@ -147,7 +153,7 @@ async def _act(
 def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Conflict]:
     """200 with the round this action resolved, or 202 while the round still waits."""
     if applied.history:
-        return Decision(applied, 200, applied.history[-1])
+        return Decision(applied, 200, round_answer(applied.history[-1]))
     conflict = applied.state
     accepted = SubmissionAccepted(
         round=conflict.round,
@@ -210,7 +216,12 @@ class ConflictController(Controller):
         summary="Start an expanded conflict",
         description="§4.2: the players' score is the total magnitude of every PC's relevant "
         "qualities; the opposition's is that times the number of PCs. The answer carries "
-        "the GM's and each player's token — **shown only here**; keep them.",
+        "the GM's and each player's token — **shown only here**; keep them. The GM "
+        "(`gm`) and each player may give a client seed. The conflict's last server roll "
+        "is its outcome check (§4.4): the seed is revealed with it (`outcome.made`), or "
+        "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`."
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateConflict],
         return_dto=None,
         status_code=201,
@@ -233,6 +244,16 @@ class ConflictController(Controller):
             dice=data.dice,
             dice_source=data.dice_source,
             depletable_at_issue=data.depletable_at_issue,
+        )
+        fairness = session_fairness(
+            host.rng,
+            server_dice=data.dice_source is DiceSource.SERVER,
+            client_seeds=data.client_seeds,
+            participants=(GM, *(p.id for p in data.players)),
+        )
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         conflict = applied.state
@@ -372,16 +393,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """The round, resolved."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        rng = host.rng
-
-        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            applied = apply(conflict, data, role, rng)
-            return Decision(applied, 200, applied.history[-1])
+        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+            applied = apply(conflict, data, role, dice)
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -420,7 +439,7 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Accept one check; resolve the round if it was the last."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
@@ -428,11 +447,9 @@ class ConflictController(Controller):
             **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
         )
 
-        rng = host.rng
-
-        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             action = Submit(number=number, participant=data.participant, check=check)
-            return _round_or_wait(apply(conflict, action, role, rng), data.participant)
+            return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -467,14 +484,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Spend or pass; resolve the round if nothing else is awaited."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
+        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
             action = DecideBullseye(number=number, participant=data.participant, spend=data.spend)
-            return _round_or_wait(apply(conflict, action, role, host.rng), data.participant)
+            return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -498,14 +515,14 @@ class ConflictController(Controller):
         request: Request[Any, Any, Any],
         idempotency_key: IdempotencyKey = None,
         if_match: IfMatch = None,
-    ) -> Response[Round]:
+    ) -> Response[RoundAnswer]:
         """Close the round."""
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            applied = apply(conflict, CloseRound(number=number), role, host.rng)
-            return Decision(applied, 200, applied.history[-1])
+        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+            applied = apply(conflict, CloseRound(number=number), role, dice)
+            return Decision(applied, 200, round_answer(applied.history[-1]))
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
 
@@ -542,10 +559,8 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        rng = host.rng
-
-        def step(conflict: Conflict, role: str) -> Decision[Conflict]:
-            applied = apply(conflict, data, role, rng, new_id())
+        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+            applied = apply(conflict, data, role, dice, new_id())
             return Decision(applied, 200, applied.state.outcome)
 
         return await _act(conflicts, conflict_id, request, step, idempotency_key, if_match)  # type: ignore[return-value]
@@ -569,4 +584,4 @@ class ConflictController(Controller):
         conflicts.require_token(request)
         stored = await conflicts.load(conflict_id)
         may_end(conflicts.role(request, stored.access))
-        await conflicts.delete(conflict_id, ConflictClosed())
+        await conflicts.delete(conflict_id, ConflictClosed(), stored.state)

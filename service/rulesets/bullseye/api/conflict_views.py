@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
+from service.kernel.fairness import ClientSeeds, FairnessView
 from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
@@ -24,12 +26,14 @@ from service.rulesets.bullseye.rules.conflicts import (
     Side,
     bullseyes_left,
     deciding,
+    finished,
     submitted,
     waiting_for,
 )
 from service.rulesets.bullseye.rules.dice import DiceKind
 from service.sessions.host import SessionSpec
 from service.sessions.keys import SessionKind
+from service.sessions.receipts import ReceiptsWanted, SessionReceipt
 
 __all__ = [
     "CONFLICTS",
@@ -40,8 +44,10 @@ __all__ = [
     "CreateConflict",
     "OppositionView",
     "PlayerView",
+    "RoundAnswer",
     "SubmissionAccepted",
     "SubmitCheck",
+    "round_answer",
     "view_of",
 ]
 
@@ -50,6 +56,7 @@ CONFLICTS = SessionSpec(
     state_type=Conflict,
     history_type=Round,
     token_header="x-conflict-token",  # noqa: S106 - a header name, not a secret
+    ended=finished,
 )
 
 
@@ -63,6 +70,8 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     dice: DiceKind = DiceKind.D20
     dice_source: DiceSource = DiceSource.SERVER
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 class PlayerView(PlayerSpec, frozen=True, kw_only=True):
@@ -101,6 +110,14 @@ class ConflictView(Value, frozen=True, kw_only=True):
         ),
     ]
     bullseyes_left: dict[str, int]
+    fairness: Annotated[
+        FairnessView | None,
+        Meta(
+            description="With server dice: the committed seed's `commitment`, the client "
+            "seeds and `rolls`; `server_seed` once the outcome check is made (or in "
+            "`conflict.closed`). Null with the table's dice."
+        ),
+    ]
     expires_at: Timestamp
     version: int
 
@@ -133,6 +150,21 @@ class SubmissionAccepted(Value, frozen=True, kw_only=True, tag_field="kind", tag
     may_spend_bullseye: bool
     waiting_for: tuple[str, ...]
     deciding: tuple[str, ...]
+    receipt: SessionReceipt = None
+
+
+class RoundAnswer(Round, frozen=True, kw_only=True, tag="round"):
+    """A resolved round as an action answers it: with the action's receipt, which the
+    conflict's stored rounds never keep."""
+
+    receipt: SessionReceipt = None
+
+
+def round_answer(resolved: Value) -> RoundAnswer:
+    """``resolved`` (a conflict's history entry) as an action answers it (its ``receipt``
+    the engine's to sign)."""
+    assert isinstance(resolved, Round)
+    return RoundAnswer(**msgspec.structs.asdict(resolved))
 
 
 class SubmitCheck(ParticipantCheck, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -171,6 +203,7 @@ def view_of(
         waiting_for=waiting_for(conflict),
         deciding=deciding(conflict),
         bullseyes_left={p.id: bullseyes_left(conflict, p.id) for p in conflict.players},
+        fairness=None if conflict.fairness is None else conflict.fairness.view(),
         expires_at=datetime.fromtimestamp(expires_at, UTC),
         version=version,
     )

@@ -43,7 +43,7 @@ from service.rulesets.bullseye.rules.modifiers import (
     situational_modifiers,
 )
 from service.rulesets.bullseye.rules.narration import Narrator, Outcome, narrator_for, outcome_of
-from service.rulesets.bullseye.rules.tables import TABLES, TableName
+from service.rulesets.bullseye.rules.tables import TABLES, TableName, labeller
 
 __all__ = [
     "BULLSEYE_RESULT",
@@ -205,9 +205,9 @@ class CheckResult(Value, frozen=True, kw_only=True):
 
 
 # The three tables every check labels its numbers with, looked up once.
-_YIELD_TABLE = TABLES[TableName.YIELD]
-_TARGET_TABLE = TABLES[TableName.TARGET]
-_SPREAD_TABLE = TABLES[TableName.SPREAD]
+_yield_label = labeller(TABLES[TableName.YIELD])
+_target_label = labeller(TABLES[TableName.TARGET])
+_spread_label = labeller(TABLES[TableName.SPREAD])
 
 
 def check_refusals(
@@ -332,6 +332,11 @@ def _restoration_refusals(request: CheckShape, restoration: Restoration) -> list
 
 def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]:
     """§3.2.3 impairment; with several depletable qualities only the greatest applies (§7.6)."""
+    if len(scores) == 1:  # the usual case: one score, its impairment (if any) in full
+        score = scores[0]
+        if impairment := impairment_of(score.maximum, score.current):
+            return [_impairment_line(score.name, impairment, None)]
+        return []
     impaired = [
         (score.name, impairment)
         for score in scores
@@ -341,16 +346,23 @@ def _impairment_lines(scores: tuple[DepletableScore, ...]) -> list[ModifierLine]
         return []
     greatest = min(range(len(impaired)), key=lambda i: impaired[i][1])
     return [
-        ModifierLine(
-            source=ModifierSource.IMPAIRMENT,
-            name=name,
-            type=None,
-            magnitude=impairment,
-            applied=impairment if index == greatest else 0,
-            note=None if index == greatest else "only the greatest impairment applies (§7.6)",
-        )
+        _impairment_line(name, impairment, None)
+        if index == greatest
+        else _impairment_line(name, impairment, "only the greatest impairment applies (§7.6)")
         for index, (name, impairment) in enumerate(impaired)
     ]
+
+
+def _impairment_line(name: str, impairment: int, outdone: str | None) -> ModifierLine:
+    """An impairment's line: applied in full, or not at all when ``outdone`` says why."""
+    return ModifierLine(
+        source=ModifierSource.IMPAIRMENT,
+        name=name,
+        type=None,
+        magnitude=impairment,
+        applied=impairment if outdone is None else 0,
+        note=outdone,
+    )
 
 
 def affected_scores(request: CheckShape) -> tuple[DepletableScore, ...]:
@@ -451,6 +463,8 @@ def modifier_lines(
     Raises:
         RulesError: ``strict`` and a §6.3 "should" is broken.
     """
+    if not (qualities or situational or depletable or bonus):
+        return (), []  # a bare roll: nothing to add, nothing to warn about
     quality_lines, quality_concerns = quality_modifiers(qualities)
     situational_lines, situational_concerns = situational_modifiers(situational)
     concerns = quality_concerns + situational_concerns
@@ -476,6 +490,14 @@ def _die(
     return faces, BULLSEYE_RESULT if bullseye else DICE[dice].result(faces)
 
 
+def _total(lines: tuple[ModifierLine, ...]) -> int:
+    """The modifiers applied, added up (a loop: cheaper than ``sum`` over a generator)."""
+    total = 0
+    for line in lines:
+        total += line.applied
+    return total
+
+
 def roll_effort(
     lines: tuple[ModifierLine, ...],
     *,
@@ -489,7 +511,7 @@ def roll_effort(
 ) -> Effort:
     """Roll (or take the supplied faces, or a Quick 10) and add the modifiers: the yield."""
     faces, die_result = _die(dice, rng, supplied, seed, quick10=quick10, bullseye=bullseye)
-    total_modifier = sum(line.applied for line in lines)
+    total_modifier = _total(lines)
     yield_ = die_result + total_modifier
     return Effort(
         faces=faces,
@@ -498,7 +520,7 @@ def roll_effort(
         modifiers=lines,
         total_modifier=total_modifier,
         yield_=yield_,
-        yield_label=_YIELD_TABLE.label_for(yield_),
+        yield_label=_yield_label(yield_),
         warnings=warnings,
     )
 
@@ -511,7 +533,7 @@ def spend_bullseye(effort: Effort) -> Effort:
         die_result=BULLSEYE_RESULT,
         bullseye=True,
         yield_=yield_,
-        yield_label=_YIELD_TABLE.label_for(yield_),
+        yield_label=_yield_label(yield_),
     )
 
 
@@ -553,7 +575,7 @@ def resolve_check(
         quick10=request.quick10,
         bullseye=request.bullseye,
     )
-    total_modifier = sum(line.applied for line in lines)
+    total_modifier = _total(lines)
     yield_ = die_result + total_modifier
     spread = yield_ - request.target
     outcome = outcome_of(spread)
@@ -570,9 +592,9 @@ def resolve_check(
         target=request.target,
         spread=spread,
         outcome=outcome,
-        yield_label=_YIELD_TABLE.label_for(yield_),
-        target_label=_TARGET_TABLE.label_for(request.target),
-        spread_label=_SPREAD_TABLE.label_for(spread),
+        yield_label=_yield_label(yield_),
+        target_label=_target_label(request.target),
+        spread_label=_spread_label(spread),
         narrator=narrator_for(outcome),
         depletion=_depletion(request, spread),
         warnings=tuple(warnings),

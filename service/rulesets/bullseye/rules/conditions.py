@@ -102,6 +102,8 @@ def score_concerns(
 def fitness_concerns(who: str, maximum: int, current: int, pointer: str) -> list[Concern]:
     """§3.2.4, §3.2.5: a character incapacitated or retired by a depletable score acts no
     more — makes no check, takes no part in a conflict. ``who`` names it in the detail."""
+    if current > 0 and current > maximum // 4:  # fit: the usual case, without a condition
+        return []
     state = condition(maximum, current).state
     if state is State.RETIRED:
         return [

@@ -10,11 +10,12 @@ its own depletion modifier, if that is positive.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Protocol
 
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.limits import Protection, Threat
 
-__all__ = ["DepletionSide", "Loser", "depletion_amount", "settle"]
+__all__ = ["DepletionSide", "Loser", "Sided", "depletion_amount", "settle"]
 
 
 class Loser(StrEnum):
@@ -32,17 +33,30 @@ class DepletionSide(Value, frozen=True, kw_only=True, forbid_unknown_fields=True
     depletion_modifier: Protection = 0
 
 
+class Sided(Protocol):
+    """Anything with a side's threat and protection: a :class:`DepletionSide`, or a PC or
+    the opposition of a conflict as declared (a pairing reads them without copying)."""
+
+    @property
+    def threat(self) -> int: ...
+
+    @property
+    def depletion_modifier(self) -> int: ...
+
+
+# Bound once: a round settles a pairing per player.
+_ACTOR, _OPPOSITION, _NONE = Loser.ACTOR, Loser.OPPOSITION, Loser.NONE
+
+
 def depletion_amount(spread: int, winner_threat: int, loser_depletion_modifier: int) -> int:
     """What the loser suffers: ``|spread| + threat + protection``, only if positive (§3.2.2)."""
     return max(0, abs(spread) + winner_threat + loser_depletion_modifier)
 
 
-def settle(spread: int, actor: DepletionSide, opposition: DepletionSide) -> tuple[Loser, int]:
+def settle(spread: int, actor: Sided, opposition: Sided) -> tuple[Loser, int]:
     """The loser of a signed ``spread`` and what it suffers; a stalemate costs nobody."""
     if spread > 0:
-        return Loser.OPPOSITION, depletion_amount(
-            spread, actor.threat, opposition.depletion_modifier
-        )
+        return _OPPOSITION, depletion_amount(spread, actor.threat, opposition.depletion_modifier)
     if spread < 0:
-        return Loser.ACTOR, depletion_amount(spread, opposition.threat, actor.depletion_modifier)
-    return Loser.NONE, 0
+        return _ACTOR, depletion_amount(spread, opposition.threat, actor.depletion_modifier)
+    return _NONE, 0

@@ -91,6 +91,15 @@ def supplied_roll_concerns(
 ) -> list[Concern]:
     """Faces rolled at the table: they must fit the dice (§7.1), and a seed (which asks the
     server to roll) cannot come with them. ``prefix``: where the check sits in the body."""
+    if seed is None:
+        spec = DICE[kind]
+        if len(faces) == spec.count:
+            sides = spec.sides
+            for face in faces:  # a loop: cheaper than all(), min() or max() on 1–4 faces
+                if not 1 <= face <= sides:
+                    break
+            else:
+                return []  # the usual case, found without building a pointer
     concerns = []
     if seed is not None:
         concerns.append(

@@ -102,8 +102,14 @@ def quality_modifiers(
     every `negative` quality applies in full, with no note and no concern (decision).
     Returns the lines in the order proposed, and a concern for each quality refused.
     """
-    capped = [quality.type for quality in qualities if quality.type in CAPPED_TYPES]
-    if len(set(capped)) == len(capped):
+    seen: set[QualityType] = set()
+    for quality in qualities:  # a loop: no list, no set of a list, stops at a repeat
+        kind = quality.type
+        if kind in CAPPED_TYPES:
+            if kind in seen:
+                break
+            seen.add(kind)
+    else:
         # At most one quality per capped type, the usual case: each applies in full.
         return [
             ModifierLine(
@@ -160,17 +166,19 @@ def situational_modifiers(
     situational: Sequence[Situational], pointer: str = "/situational"
 ) -> tuple[list[ModifierLine], list[Concern]]:
     """Situational modifiers apply as given; a total outside -5…+5 is a concern (§6.3)."""
-    lines = [
-        ModifierLine(
-            source=_SITUATIONAL,
-            name=item.label,
-            type=None,
-            magnitude=item.magnitude,
-            applied=item.magnitude,
+    lines = []
+    total = 0
+    for item in situational:
+        total += item.magnitude
+        lines.append(
+            ModifierLine(
+                source=_SITUATIONAL,
+                name=item.label,
+                type=None,
+                magnitude=item.magnitude,
+                applied=item.magnitude,
+            )
         )
-        for item in situational
-    ]
-    total = sum(item.magnitude for item in situational)
     low, high = SITUATIONAL_RANGE
     concerns = []
     if not low <= total <= high:

@@ -9,11 +9,12 @@ decisions").
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from enum import StrEnum
 
 from service.kernel.values import Value
 
-__all__ = ["TABLES", "Row", "Table", "TableName", "band"]
+__all__ = ["TABLES", "Row", "Table", "TableName", "band", "labeller"]
 
 
 class TableName(StrEnum):
@@ -52,6 +53,20 @@ def band(table: Table, value: int) -> Row:
     """The highest row at or below ``value``; the bottom row below the table."""
     starts = _STARTS.get(id(table)) or tuple(row.value for row in table.rows)
     return table.rows[max(0, bisect_right(starts, value) - 1)]
+
+
+def labeller(table: Table) -> Callable[[int], str]:
+    """``table.label_for`` as a function over the table's starts and labels, indexed once:
+    what a check calls for every yield (a round, five times)."""
+    starts = tuple(row.value for row in table.rows)
+    labels = tuple(row.label for row in table.rows)
+    bottom = labels[0]
+
+    def label_for(value: int) -> str:
+        index = bisect_right(starts, value)
+        return labels[index - 1] if index else bottom
+
+    return label_for
 
 
 def _rows(*rows: tuple[int, str, str]) -> tuple[Row, ...]:

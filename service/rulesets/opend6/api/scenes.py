@@ -6,6 +6,7 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
@@ -17,7 +18,8 @@ from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.sessions import require_gm
+from service.kernel.fairness import ClientSeeds, FairnessView, session_fairness
+from service.kernel.sessions import GM, Applied, require_gm
 from service.kernel.values import Value, as_view
 from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
 from service.rulesets.opend6.api.scene_views import (
@@ -31,6 +33,7 @@ from service.rulesets.opend6.rules.scenes.flow import acting, waiting_for
 from service.rulesets.opend6.rules.scenes.model import (
     MAX_PARTICIPANTS,
     Scene,
+    SceneDiceSource,
     SceneOrderPlace,
     SceneParticipant,
     SceneParticipantRound,
@@ -42,6 +45,7 @@ from service.rulesets.opend6.rules.scenes.model import (
 from service.rulesets.opend6.rules.scenes.moves import SceneMove, SceneMoveType
 from service.rulesets.opend6.rules.scenes.play import apply, new_scene
 from service.sessions.access import issue_tokens
+from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice
 from service.sessions.engine import Decision, SessionEngine, etag
 from service.sessions.host import SessionSpec, session_host
 from service.sessions.keys import SessionKind
@@ -52,6 +56,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted, SessionReceipt
 
 __all__ = ["SCENES", "TOKEN_REQUIRED", "SceneController"]
 
@@ -60,6 +65,7 @@ SCENES = SessionSpec(
     state_type=Scene,
     history_type=SceneLogEntry,
     token_header="x-scene-token",  # noqa: S106 - a header name, not a secret
+    ended=lambda scene: scene.status is SceneStatus.ENDED,  # `end_scene`: no roll after it
 )
 TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"sceneToken": []}, {"sceneTokenHeader": []}]
 SceneIdParam = Annotated[str, Parameter(max_length=64, description="The scene's id.")]
@@ -75,6 +81,8 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     participants: Annotated[
         tuple[SceneParticipant, ...], Meta(min_length=1, max_length=MAX_PARTICIPANTS)
     ]
+    client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 class SceneParticipantState(Value, frozen=True, kw_only=True):
@@ -116,6 +124,14 @@ class SceneState(Value, frozen=True, kw_only=True):
     players: tuple[ScenePlayer, ...]
     participants: tuple[SceneParticipantState, ...]
     pending: tuple[ScenePendingRollView, ...]
+    fairness: Annotated[
+        FairnessView | None,
+        Meta(
+            description="With server dice: the committed seed's `commitment`, the client "
+            "seeds and `rolls`; `server_seed` once the scene has ended (`end_scene`) or in "
+            "`scene.closed`. Null with the table's dice."
+        ),
+    ]
 
 
 class SceneView(SceneState, frozen=True, kw_only=True):
@@ -142,6 +158,7 @@ class SceneMoveMade(Value, frozen=True, kw_only=True):
     move: SceneMoveType
     result: SceneLogEntry
     scene: SceneState
+    receipt: SessionReceipt = None
 
 
 class SceneRoundLog(Value, frozen=True, kw_only=True):
@@ -171,6 +188,7 @@ def state_of(scene: Scene) -> SceneState:
             for p in scene.participants
         ),
         pending=tuple(pending_view(roll) for roll in scene.pending),
+        fairness=None if scene.fairness is None else scene.fairness.view(),
     )
 
 
@@ -285,7 +303,9 @@ class SceneController(Controller):
         "`cp_with_fp`, optional initiative bonus, `climax`, dice source), the players and the "
         "participants. Each participant's `controller` is `gm` or a player's id; a group "
         "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
-        "**only here**.",
+        "**only here**. The GM (`gm`) and each player may give a client seed."
+        + FAIR_DICE_DESCRIPTION
+        + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateScene],
         return_dto=None,
         status_code=201,
@@ -306,6 +326,16 @@ class SceneController(Controller):
             rules=data.rules,
             players=data.players,
             participants=data.participants,
+        )
+        fairness = session_fairness(
+            host.rng,
+            server_dice=data.rules.dice_source is SceneDiceSource.SERVER,
+            client_seeds=data.client_seeds,
+            participants=(GM, *(p.id for p in data.players)),
+        )
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         scene = applied.state
@@ -409,9 +439,9 @@ class SceneController(Controller):
         host = session_host(request)
         scenes: SessionEngine[Scene] = host.engine(SCENES)
 
-        def step(scene: Scene, role: str) -> Decision[Scene]:
+        def step(scene: Scene, role: str, dice: SessionDice[Scene]) -> Decision[Scene]:
             roll_id = f"r{scene.rolls_made + 1}"
-            applied = apply(scene, data, role, host.rng, roll_id)
+            applied = dice.settle(apply(scene, data, role, dice, roll_id))
             entry = applied.history[-1]
             assert isinstance(entry, SceneLogEntry)
             made = SceneMoveMade(
@@ -437,4 +467,4 @@ class SceneController(Controller):
         scenes.require_token(request)
         stored = await scenes.load(scene_id)
         require_gm(scenes.role(request, stored.access), "delete the scene")
-        await scenes.delete(scene_id, SceneClosed())
+        await scenes.delete(scene_id, SceneClosed(), stored.state)

@@ -35,6 +35,7 @@ from service.rulesets.travelogue.rules.game.actions import (
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry
 from service.rulesets.travelogue.rules.game.events import GameEvent
 from service.rulesets.travelogue.rules.game.view import GameState, GameView
+from service.sessions.receipts import SessionReceipt
 
 __all__ = [
     "ActionTaken",
@@ -64,6 +65,7 @@ class ActionTaken(Value, frozen=True, kw_only=True):
 
     game: GameState
     events: tuple[GameEvent, ...]
+    receipt: SessionReceipt = None
 
 
 # The actions as the history shows them: every field sent (null where the action left it

@@ -11,6 +11,7 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
@@ -23,6 +24,8 @@ from service.http.context import new_id
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
+from service.kernel.fairness import ClientSeeds, session_fairness
+from service.kernel.sessions import Applied
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
 from service.rulesets.travelogue.api.game_views import (
@@ -35,7 +38,13 @@ from service.rulesets.travelogue.api.game_views import (
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
-from service.rulesets.travelogue.rules.game.model import FLAG_COUNT, Game, Kind, WhoseDice
+from service.rulesets.travelogue.rules.game.model import (
+    FLAG_COUNT,
+    Game,
+    GameStatus,
+    Kind,
+    WhoseDice,
+)
 from service.rulesets.travelogue.rules.game.pending import pending_pools
 from service.rulesets.travelogue.rules.game.setup import set_up_game
 from service.rulesets.travelogue.rules.game.view import GameView, game_state, game_view
@@ -44,6 +53,7 @@ from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import Seed
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
 from service.sessions.access import issue_tokens
+from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice
 from service.sessions.engine import Decision, SessionEngine, etag
 from service.sessions.host import SessionSpec, session_host
 from service.sessions.keys import SessionKind
@@ -54,6 +64,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
 __all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
 
@@ -62,6 +73,7 @@ GAMES = SessionSpec(
     state_type=Game,
     history_type=HistoryEntry,
     token_header="x-game-token",  # noqa: S106 - a header name, not a secret
+    ended=lambda game: game.status is not GameStatus.ACTIVE,  # an ended game rolls no more
 )
 TOKEN_REQUIRED: list[dict[str, list[str]]] = [{"gameToken": []}, {"gameTokenHeader": []}]
 GameIdParam = Annotated[str, Parameter(max_length=64, description="The game's id.")]
@@ -100,6 +112,8 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         | None
     ) = None
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    client_seeds: ClientSeeds | None = None
+    receipts: ReceiptsWanted = False
 
 
 def _now() -> str:
@@ -127,6 +141,11 @@ players, exactly `waiting_for.dice_needed`. `flag_kinds`: what each flag adds (D
 One token per player and no GM (D31); the tokens are shown **only here**. Any token reads
 the game; `waiting_for` names who may act and how. Limits (D29): at most 300 attention
 phases and 10 000 actions — the 300th attention ends the game (`ending.reason: limit`).
+
+An unseeded game with `server` dice is provably fair; each player may give a client seed.
+A seeded game keeps `fairness: null`: its dice follow from the caller's public `seed` by
+design (D28), so there is nothing to commit to, and `client_seeds` with it (or with
+`table` dice) is 422 `client-seeds-without-server-dice`.
 """
 
 _ACTIONS_DESCRIPTION = """\
@@ -211,7 +230,7 @@ class GameController(Controller):
         operation_id="travelogueCreateGame",
         response_headers=CREATED_HEADERS,
         summary="Start a game",
-        description=_CREATE_DESCRIPTION,
+        description=_CREATE_DESCRIPTION + FAIR_DICE_DESCRIPTION + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateGame],
         return_dto=None,
         status_code=201,
@@ -234,6 +253,16 @@ class GameController(Controller):
             seed=data.seed,
             flag_kinds=data.flag_kinds,
             at=_now(),
+        )
+        fairness = session_fairness(
+            host.rng,
+            server_dice=data.dice_source is WhoseDice.SERVER and data.seed is None,
+            client_seeds=data.client_seeds,
+            participants=(sheet.player for sheet in data.bullseyes),
+        )
+        applied = Applied(
+            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
+            applied.events,
         )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
         game = applied.state
@@ -318,8 +347,8 @@ class GameController(Controller):
         games: SessionEngine[Game] = host.engine(GAMES)
         at = _now()
 
-        def step(game: Game, role: str) -> Decision[Game]:
-            applied = apply(game, role, data, host.rng, at=at)
+        def step(game: Game, role: str, dice: SessionDice[Game]) -> Decision[Game]:
+            applied = dice.settle(apply(game, role, data, dice, at=at))
             version = applied.state.actions + 1
             taken = ActionTaken(
                 game=game_state(applied.state, version=version),
@@ -421,4 +450,5 @@ class GameController(Controller):
         games.require_token(request)
         stored = await games.load(game_id)
         role = games.role(request, stored.access)
-        await games.delete(game_id, close(stored.state, role, version=stored.version, at=_now()))
+        closing = close(stored.state, role, version=stored.version, at=_now())
+        await games.delete(game_id, closing, stored.state)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.rulesets.bullseye.rules.tables import TABLES, TableName, band
+from service.rulesets.bullseye.rules.tables import TABLES, TableName, band, labeller
 
 # The book's rows: value → label, written out from the book's tables.
 BOOK = {
@@ -253,3 +253,14 @@ def test_band_rule_property(name, value):
     row = band(TABLES[name], value)
     assert row.value == expected_value
     assert row.label == rows[expected_value]
+
+
+@pytest.mark.parametrize("name", list(TableName))
+def test_labeller_follows_the_band_rule_at_every_value(name):
+    """The band rule (§2.1.3 and the other tables) through ``labeller``, the prepared lookup
+    a check labels its yield, target and spread with: the same label as ``label_for`` at
+    every row's edge, between rows and below the bottom row."""
+    table = TABLES[name]
+    label = labeller(table)
+    for value in range(-300, 301):
+        assert label(value) == table.label_for(value), value

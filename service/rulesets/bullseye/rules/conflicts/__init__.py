@@ -89,6 +89,7 @@ __all__ = [
     "apply",
     "bullseyes_left",
     "deciding",
+    "finished",
     "may_end",
     "new_conflict",
     "opening_scores",
@@ -118,6 +119,12 @@ def apply(
             return close_round(conflict, action, actor)
         case OutcomeRequest():
             return make_outcome(conflict, action, actor, rng, check_id)
+
+
+def finished(conflict: Conflict) -> bool:
+    """Whether the conflict can roll no more: its outcome check (§4.4) is its last roll.
+    A decided conflict still has that check to make, so deciding it is not the end."""
+    return conflict.outcome is not None
 
 
 def may_end(actor: str) -> None:

@@ -5,28 +5,24 @@ checker when the conflict was created."""
 from __future__ import annotations
 
 from service.kernel.errors import Concern
-from service.kernel.sessions import GM
 from service.rulesets.bullseye.rules.codes import RuleCode
-from service.rulesets.bullseye.rules.conflicts.model import Conflict, QualityRef
+from service.rulesets.bullseye.rules.conflicts.model import QualityRef
 from service.rulesets.bullseye.rules.modifiers import Quality
 
-__all__ = ["declared_qualities"]
+__all__ = ["named_qualities"]
 
 
-def _declared(conflict: Conflict, participant: str) -> tuple[str, tuple[Quality, ...]]:
-    if participant == GM:
-        return conflict.opposition.name, conflict.opposition.qualities
-    player = next(p for p in conflict.players if p.id == participant)
-    return player.name, player.qualities
-
-
-def declared_qualities(
-    conflict: Conflict, participant: str, refs: tuple[QualityRef, ...], pointer: str
+def named_qualities(
+    who: str, declared: tuple[Quality, ...], refs: tuple[QualityRef, ...], pointer: str
 ) -> tuple[tuple[Quality, ...], list[Concern]]:
-    """The declared qualities ``refs`` name (by name, or as the declared object itself),
-    and an ``undeclared-quality`` concern for each that is not one of them or differs."""
-    who, declared = _declared(conflict, participant)
-    by_name = {quality.name.casefold(): quality for quality in declared}
+    """The qualities ``who`` declared (``declared``) that ``refs`` name (by name, or as the
+    declared object itself), and an ``undeclared-quality`` concern for each that is not
+    one of them or differs. The caller has found the checker (once per round)."""
+    if not refs:
+        return (), []
+    by_name: dict[str, Quality] = {}
+    for each in declared:  # the last of a name wins, as a dict display would have it
+        by_name[each.name.casefold()] = each
     found: list[Quality] = []
     concerns: list[Concern] = []
     for index, ref in enumerate(refs):

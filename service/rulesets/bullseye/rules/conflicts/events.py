@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from service.kernel.events import Event, event_names
+from service.kernel.fairness import RevealedSeed
 from service.rulesets.bullseye.rules.conflicts.model import Scores, Side
 from service.rulesets.bullseye.rules.narration import Outcome
 
@@ -55,10 +58,13 @@ class OutcomeMade(Event, frozen=True, kw_only=True, tag="outcome.made"):
 
     by: str
     outcome: Outcome
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 class ConflictClosed(Event, frozen=True, kw_only=True, tag="conflict.closed"):
     """The GM ended the conflict; the stream's last event."""
+
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 ConflictEvent = (

@@ -10,6 +10,8 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Seed
+from service.kernel.fairness import Fairness
+from service.kernel.receipts import SessionReceipt
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.checks import (
     CheckResult,
@@ -220,6 +222,8 @@ class OutcomeCheck(CheckResult, frozen=True, kw_only=True):
     when the GM makes it: each PC's loss differs, so it is in ``losses``).
     """
 
+    # The action's receipt (service.sessions), never stored: the state keeps null.
+    receipt: SessionReceipt = None
     by: str = ""
     losses: tuple[OutcomeLoss, ...] = ()
     players_after: dict[str, DepletableAfter] = {}
@@ -252,6 +256,10 @@ class Conflict(Value, frozen=True, kw_only=True, omit_defaults=True):
     on_behalf: tuple[str, ...] = ()  # pending checks the GM submitted for their players
     bullseyes_used: dict[str, int] = {}
     legacy_rounds: tuple[Round, ...] = msgspec.field(default=(), name="rounds")
+    # Server dice committed to at creation (docs/verifiable-rolls.md); null for table dice.
+    fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False
 
 
 class ResolveRound(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):

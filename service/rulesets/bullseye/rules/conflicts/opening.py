@@ -76,11 +76,10 @@ def _depletable_concerns(
 def player_fitness(player: PlayerSpec, pointer: str) -> list[Concern]:
     """§3.2.4, §3.2.5: an incapacitated or retired PC takes no part (with two depletable
     scores, either one failing is enough)."""
-    return [
-        concern
-        for score in player.depletables
-        for concern in fitness_concerns(player.name, score.maximum, score.current, pointer)
-    ]
+    concerns: list[Concern] = []
+    for score in player.depletables:
+        concerns += fitness_concerns(player.name, score.maximum, score.current, pointer)
+    return concerns
 
 
 def new_conflict(

@@ -19,7 +19,6 @@ from service.rulesets.bullseye.rules.checks import (
 )
 from service.rulesets.bullseye.rules.codes import RuleCode
 from service.rulesets.bullseye.rules.conditions import condition
-from service.rulesets.bullseye.rules.conflicts.declared import declared_qualities
 from service.rulesets.bullseye.rules.conflicts.events import OutcomeMade
 from service.rulesets.bullseye.rules.conflicts.model import (
     Conflict,
@@ -32,14 +31,9 @@ from service.rulesets.bullseye.rules.conflicts.model import (
     Side,
 )
 from service.rulesets.bullseye.rules.conflicts.opening import refuse
-from service.rulesets.bullseye.rules.conflicts.rounds import (
-    bullseyes_after,
-    check_concerns,
-    depletable_of,
-    player_of,
-)
+from service.rulesets.bullseye.rules.conflicts.rounds import bullseyes_after, examine
 from service.rulesets.bullseye.rules.depletion import DepletionSide, depletion_amount
-from service.rulesets.bullseye.rules.modifiers import ModifierLine, ModifierSource
+from service.rulesets.bullseye.rules.modifiers import ModifierLine, ModifierSource, Quality
 
 __all__ = ["make_outcome"]
 
@@ -60,10 +54,15 @@ def _bonus(score: int) -> tuple[ModifierLine, ...]:
     )
 
 
-def _refusals(conflict: Conflict, action: OutcomeRequest, winners: Side) -> list[Concern]:
-    """Every candidate's check must be one the conflict allows (all reported at once)."""
-    allowed = {GM} if winners is Side.OPPOSITION else {p.id for p in conflict.players}
+def _refusals(
+    conflict: Conflict, action: OutcomeRequest, winners: Side
+) -> tuple[list[Concern], dict[str, tuple[Quality, ...]]]:
+    """Every candidate's check must be one the conflict allows (all reported at once);
+    with the declared qualities each allowed check names, found once."""
+    players = {p.id: p for p in conflict.players}
+    allowed = {GM} if winners is Side.OPPOSITION else players.keys()
     concerns: list[Concern] = []
+    named: dict[str, tuple[Quality, ...]] = {}
     for member, check in action.checks.items():
         pointer = f"/checks/{member}"
         if member not in allowed:
@@ -76,7 +75,9 @@ def _refusals(conflict: Conflict, action: OutcomeRequest, winners: Side) -> list
                 )
             )
             continue
-        concerns.extend(check_concerns(conflict, member, check, pointer))
+        player = None if member == GM else players[member]
+        named[member], found = examine(conflict, member, player, check, pointer)
+        concerns.extend(found)
         if check.quick10 and conflict.depletable_at_issue is not None:
             concerns.append(
                 refuse(
@@ -85,7 +86,7 @@ def _refusals(conflict: Conflict, action: OutcomeRequest, winners: Side) -> list
                     "A Quick 10 may not be used when a depletable quality is at issue (§2.5).",
                 )
             )
-    return concerns
+    return concerns, named
 
 
 def _at_issue(conflict: Conflict, player: PlayerSpec) -> DepletableScore | None:
@@ -95,9 +96,14 @@ def _at_issue(conflict: Conflict, player: PlayerSpec) -> DepletableScore | None:
     return next((s for s in player.depletables if s.name.casefold() == named.casefold()), None)
 
 
-def _request(conflict: Conflict, member: str, check: ParticipantCheck, target: int) -> CheckRequest:
+def _request(
+    conflict: Conflict,
+    player: PlayerSpec | None,
+    check: ParticipantCheck,
+    qualities: tuple[Quality, ...],
+    target: int,
+) -> CheckRequest:
     """The maker's check as a normal check (§4.4); a PC's carries depletion at issue."""
-    player = player_of(conflict, member)
     opposition = conflict.opposition
     depletion = None
     if player is not None and conflict.depletable_at_issue is not None:
@@ -108,12 +114,11 @@ def _request(conflict: Conflict, member: str, check: ParticipantCheck, target: i
             ),
             affects=(conflict.depletable_at_issue,) if len(player.depletables) > 1 else (),
         )
-    qualities, _ = declared_qualities(conflict, member, check.qualities, f"/checks/{member}")
     return CheckRequest(
         target=target,
         qualities=qualities,
         situational=check.situational,
-        depletable=depletable_of(conflict, member),
+        depletable=player.depletables if player is not None else (),
         depletion=depletion,
         dice=conflict.dice,
         quick10=check.quick10,
@@ -196,24 +201,28 @@ def make_outcome(
     if conflict.outcome is not None:
         raise RulesError(RuleCode.OUTCOME_ALREADY_MADE, "The outcome check has been made.")
     won = conflict.winner
-    if concerns := _refusals(conflict, action, won):
+    concerns, named = _refusals(conflict, action, won)
+    if concerns:
         raise RulesError.from_concerns(concerns)
     score = conflict.scores.players if won is Side.PLAYERS else conflict.scores.opposition
+    by_id = {p.id: p for p in conflict.players}
 
     # The player with the highest total modifier makes it (§4.4); ties: the first listed.
     def total(member: str) -> int:
         check = action.checks[member]
-        qualities, _ = declared_qualities(conflict, member, check.qualities, "")
+        player = by_id.get(member)
         lines, _ = modifier_lines(
-            qualities, check.situational, depletable_of(conflict, member), strict=False
+            named[member],
+            check.situational,
+            player.depletables if player is not None else (),
+            strict=False,
         )
         return sum(line.applied for line in lines)
 
     maker = max(action.checks, key=total)
     check = action.checks[maker]
-    result = resolve_check(
-        _request(conflict, maker, check, action.target), rng, check_id, bonus=_bonus(score)
-    )
+    request = _request(conflict, by_id.get(maker), check, named[maker], action.target)
+    result = resolve_check(request, rng, check_id, bonus=_bonus(score))
     losses = _losses(conflict, maker, result)
     players, after = _players_after(conflict, losses)
     outcome = OutcomeCheck(

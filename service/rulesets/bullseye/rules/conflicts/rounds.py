@@ -17,7 +17,7 @@ from service.rulesets.bullseye.rules.checks import (
     spend_bullseye,
 )
 from service.rulesets.bullseye.rules.codes import RuleCode
-from service.rulesets.bullseye.rules.conflicts.declared import declared_qualities
+from service.rulesets.bullseye.rules.conflicts.declared import named_qualities
 from service.rulesets.bullseye.rules.conflicts.events import (
     BullseyeDecided,
     ConflictDecided,
@@ -41,18 +41,18 @@ from service.rulesets.bullseye.rules.conflicts.model import (
     Submit,
 )
 from service.rulesets.bullseye.rules.conflicts.opening import player_fitness, refuse
-from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
+from service.rulesets.bullseye.rules.depletion import Loser, settle
 from service.rulesets.bullseye.rules.dice import supplied_roll_concerns
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
+from service.rulesets.bullseye.rules.modifiers import Quality
 
 __all__ = [
     "bullseyes_after",
     "bullseyes_left",
-    "check_concerns",
     "close_round",
     "decide_bullseye",
     "deciding",
-    "depletable_of",
+    "examine",
     "player_of",
     "resolve_round",
     "submit",
@@ -62,7 +62,10 @@ __all__ = [
 
 
 def player_of(conflict: Conflict, player_id: str) -> PlayerSpec | None:
-    return next((p for p in conflict.players if p.id == player_id), None)
+    for player in conflict.players:  # a loop: no generator per lookup (a view asks per PC)
+        if player.id == player_id:
+            return player
+    return None
 
 
 def bullseyes_left(conflict: Conflict, participant: str) -> int:
@@ -95,14 +98,20 @@ def _quick10_concerns(check: ParticipantCheck, pointer: str) -> list[Concern]:
     return concerns
 
 
-def check_concerns(
-    conflict: Conflict, participant: str, check: ParticipantCheck, pointer: str
-) -> list[Concern]:
+def examine(
+    conflict: Conflict,
+    participant: str,
+    player: PlayerSpec | None,
+    check: ParticipantCheck,
+    pointer: str,
+) -> tuple[tuple[Quality, ...], list[Concern]]:
     """What the conflict's dice source, the declared qualities, the participant's fitness
-    and bullseyes forbid."""
+    and bullseyes forbid, and the declared qualities the check names. ``player`` is the
+    checker already found (None for the GM): a round examines each check once."""
     concerns: list[Concern] = []
-    if conflict.dice_source is DiceSource.SERVER:
-        if check.roll is not None:
+    roll = check.roll
+    if conflict.dice_source is _SERVER:
+        if roll is not None:
             concerns.append(
                 refuse(
                     RuleCode.FACES_NOT_ALLOWED,
@@ -120,13 +129,17 @@ def check_concerns(
                     "(dice_source: server); seeds cannot be chosen.",
                 )
             )
-    elif check.roll is not None:
-        concerns.extend(
-            supplied_roll_concerns(conflict.dice, check.roll.faces, check.seed, pointer)
-        )
-    concerns.extend(_quick10_concerns(check, pointer))
-    concerns.extend(declared_qualities(conflict, participant, check.qualities, pointer)[1])
-    player = player_of(conflict, participant)
+    elif roll is not None:
+        concerns.extend(supplied_roll_concerns(conflict.dice, roll.faces, check.seed, pointer))
+    if check.quick10:
+        concerns.extend(_quick10_concerns(check, pointer))
+    if player is None:
+        who, declared = conflict.opposition.name, conflict.opposition.qualities
+    else:
+        who, declared = player.name, player.qualities
+    qualities, undeclared = named_qualities(who, declared, check.qualities, pointer)
+    if undeclared:
+        concerns += undeclared
     if player is None:
         if check.bullseye:
             concerns.append(
@@ -136,9 +149,10 @@ def check_concerns(
                     "Bullseyes belong to players (§7.2), not the GM.",
                 )
             )
-        return concerns
-    concerns.extend(player_fitness(player, pointer))
-    if check.bullseye and bullseyes_left(conflict, participant) <= 0:
+        return qualities, concerns
+    if player.depletable is not None:
+        concerns.extend(player_fitness(player, pointer))
+    if check.bullseye and player.bullseyes - conflict.bullseyes_used.get(participant, 0) <= 0:
         concerns.append(
             refuse(
                 RuleCode.NO_BULLSEYE_LEFT,
@@ -146,42 +160,34 @@ def check_concerns(
                 f"{player.name} has no bullseye left (§7.2).",
             )
         )
-    return concerns
-
-
-def depletable_of(conflict: Conflict, participant: str) -> tuple[DepletableScore, ...]:
-    player = player_of(conflict, participant)
-    return player.depletables if player else ()
+    return qualities, concerns
 
 
 def _effort(
     conflict: Conflict,
     participant: str,
+    player: PlayerSpec | None,
     check: ParticipantCheck,
     rng: RandomSource,
-    pointer: str,
 ) -> Effort:
-    """Roll one participant's check under the conflict's dice rules."""
-    if concerns := check_concerns(conflict, participant, check, pointer):
+    """Roll one participant's check (``player``, or None for the GM) under the conflict's
+    dice rules."""
+    qualities, concerns = examine(conflict, participant, player, check, "")
+    if concerns:
         raise RulesError.from_concerns(concerns)
-    return _roll(conflict, participant, check, rng, pointer)
+    return _roll(conflict, check, qualities, player.depletables if player else (), rng)
 
 
 def _roll(
     conflict: Conflict,
-    participant: str,
     check: ParticipantCheck,
+    qualities: tuple[Quality, ...],
+    depletables: tuple[DepletableScore, ...],
     rng: RandomSource,
-    pointer: str,
 ) -> Effort:
-    """Roll a check that :func:`check_concerns` has already found nothing against."""
-    qualities, _ = declared_qualities(conflict, participant, check.qualities, pointer)
-    lines, warnings = modifier_lines(
-        qualities,
-        check.situational,
-        depletable_of(conflict, participant),
-        strict=check.strict,
-    )
+    """Roll a check that :func:`examine` has found nothing against, with the declared
+    qualities it found."""
+    lines, warnings = modifier_lines(qualities, check.situational, depletables, strict=check.strict)
     return roll_effort(
         lines,
         dice=conflict.dice,
@@ -227,41 +233,50 @@ _PAIRING_LOSER = {
     Loser.OPPOSITION: PairingLoser.OPPOSITION,
     Loser.NONE: PairingLoser.NONE,
 }
+# Bound once: a round reads them for every check and pairing.
+_SERVER, _ACTIVE, _DECIDED = DiceSource.SERVER, ConflictStatus.ACTIVE, ConflictStatus.DECIDED
+_PLAYERS_LOST = PairingLoser.PLAYERS
 
 
-def _side(threat: int, depletion_modifier: int) -> DepletionSide:
-    return DepletionSide(threat=threat, depletion_modifier=depletion_modifier)
-
-
-def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tuple[Conflict, Round]:
-    """§4.3: every pairing against the scores from before the round, applied at once."""
+def _resolve(
+    conflict: Conflict,
+    gm: Effort,
+    efforts: dict[str, Effort],
+    bullseyes_used: dict[str, int] | None = None,
+) -> tuple[Conflict, Round]:
+    """§4.3: every pairing against the scores from before the round, applied at once.
+    ``bullseyes_used``, when given, replaces the conflict's in the same step."""
     before = conflict.scores
-    lost = dict.fromkeys(PairingLoser, 0)
+    players_lost = opposition_lost = 0
     pairings = []
-    gm_side = _side(conflict.opposition.threat, conflict.opposition.depletion_modifier)
+    gm_side = conflict.opposition
+    gm_yield = gm.yield_
     for player in conflict.players:
-        effort = efforts[player.id]
+        player_yield = efforts[player.id].yield_
         # The player's check against the GM's yield as its target (§4.3): the spread is
         # signed as any check's, and depletion is settled by the same rule (§2.4.2).
-        spread = effort.yield_ - gm.yield_
-        loser, amount = settle(spread, _side(player.threat, player.depletion_modifier), gm_side)
-        lost[_PAIRING_LOSER[loser]] += amount
+        spread = player_yield - gm_yield
+        loser, amount = settle(spread, player, gm_side)
+        lost = _PAIRING_LOSER[loser]
+        if lost is _PLAYERS_LOST:
+            players_lost += amount
+        else:  # the opposition's, or a stalemate's 0
+            opposition_lost += amount
         pairings.append(
             Pairing(
                 player=player.id,
-                gm_yield=gm.yield_,
-                player_yield=effort.yield_,
+                gm_yield=gm_yield,
+                player_yield=player_yield,
                 spread=spread,
-                loser=_PAIRING_LOSER[loser],
+                loser=lost,
                 amount=amount,
             )
         )
     after = Scores(
-        players=before.players - lost[PairingLoser.PLAYERS],
-        opposition=before.opposition - lost[PairingLoser.OPPOSITION],
+        players=before.players - players_lost, opposition=before.opposition - opposition_lost
     )
     winner: Side | None = None
-    if min(after.players, after.opposition) <= 0 and after.players != after.opposition:
+    if (after.players <= 0 or after.opposition <= 0) and after.players != after.opposition:
         winner = Side.PLAYERS if after.players > after.opposition else Side.OPPOSITION
     # Both at or below zero and equal: no winner yet; play on (sudden death, decision).
     round_ = Round(
@@ -282,8 +297,9 @@ def _resolve(conflict: Conflict, gm: Effort, efforts: dict[str, Effort]) -> tupl
         pending={},
         deciding=(),
         on_behalf=(),
-        status=ConflictStatus.DECIDED if winner else ConflictStatus.ACTIVE,
+        status=_DECIDED if winner else _ACTIVE,
         winner=winner,
+        bullseyes_used=conflict.bullseyes_used if bullseyes_used is None else bullseyes_used,
     )
     return next_conflict, round_
 
@@ -295,22 +311,17 @@ def _round_events(round_: Round) -> tuple[Event, ...]:
     return (resolved, ConflictDecided(winner=round_.winner))
 
 
-def resolve_round(
-    conflict: Conflict, action: ResolveRound, actor: str, rng: RandomSource
-) -> Applied[Conflict]:
-    """§4.3: the GM resolves the whole current round at once, every player checking (the
-    GM has every roll in hand, so bullseyes are declared with the checks)."""
-    require_gm(actor, "resolve a whole round")
-    _require_round(conflict, conflict.round)
-    if conflict.pending:
-        raise RulesError(
-            RuleCode.ROUND_IN_PROGRESS,
-            f"Round {conflict.round} already has submissions "
-            f"({', '.join(sorted(conflict.pending))}); finish it one check at a "
-            "time.",
-        )
+def _roster_concerns(conflict: Conflict, action: ResolveRound) -> list[Concern]:
+    """Every player checks, and nobody else (§4.3)."""
+    checks = action.players
+    if len(checks) == len(conflict.players):  # ids are unique: then one each, or a stranger
+        for player in conflict.players:
+            if player.id not in checks:
+                break
+        else:
+            return []
     expected = {p.id for p in conflict.players}
-    concerns = [
+    return [
         refuse(RuleCode.UNKNOWN_PLAYER, f"/players/{pid}", f"No player '{pid}' in this conflict.")
         for pid in action.players
         if pid not in expected
@@ -322,32 +333,56 @@ def resolve_round(
         )
         for pid in sorted(expected - set(action.players))
     ]
-    if concerns:
+
+
+def resolve_round(
+    conflict: Conflict, action: ResolveRound, actor: str, rng: RandomSource
+) -> Applied[Conflict]:
+    """§4.3: the GM resolves the whole current round at once, every player checking (the
+    GM has every roll in hand, so bullseyes are declared with the checks).
+
+    Each check is examined once (its declared qualities found, its checker's fitness and
+    bullseyes read), every refusal reported together, and only then is anything rolled."""
+    require_gm(actor, "resolve a whole round")
+    _require_round(conflict, conflict.round)
+    if conflict.pending:
+        raise RulesError(
+            RuleCode.ROUND_IN_PROGRESS,
+            f"Round {conflict.round} already has submissions "
+            f"({', '.join(sorted(conflict.pending))}); finish it one check at a "
+            "time.",
+        )
+    if concerns := _roster_concerns(conflict, action):
         raise RulesError.from_concerns(concerns)
-    refused = check_concerns(conflict, GM, action.gm, "/gm")
+    checks = action.players
+    gm_qualities, refused = examine(conflict, GM, None, action.gm, "/gm")
+    examined = []
     for player in conflict.players:
-        pointer = f"/players/{player.id}"
-        refused += check_concerns(conflict, player.id, action.players[player.id], pointer)
+        check = checks[player.id]
+        qualities, concerns = examine(conflict, player.id, player, check, f"/players/{player.id}")
+        if concerns:
+            refused += concerns
+        examined.append((player, check, qualities))
     if refused:  # every refused check at once, and nothing rolled
         raise RulesError.from_concerns(refused)
-    gm = _roll(conflict, GM, action.gm, rng, "/gm")
-    efforts = {
-        p.id: _roll(conflict, p.id, action.players[p.id], rng, f"/players/{p.id}")
-        for p in conflict.players
-    }
-    checks = {GM: action.gm, **action.players}
-    conflict = msgspec.structs.replace(conflict, bullseyes_used=bullseyes_after(conflict, checks))
-    conflict, round_ = _resolve(conflict, gm, efforts)
+    gm = _roll(conflict, action.gm, gm_qualities, (), rng)
+    efforts = {}
+    for player, check, qualities in examined:  # in the players' order, as the dice fall
+        efforts[player.id] = _roll(conflict, check, qualities, player.depletables, rng)
+    conflict, round_ = _resolve(conflict, gm, efforts, bullseyes_after(conflict, checks))
     return Applied(conflict, _round_events(round_), (round_,))
 
 
-def _may_spend_later(conflict: Conflict, participant: str, check: ParticipantCheck) -> bool:
+def _may_spend_later(
+    conflict: Conflict, player: PlayerSpec | None, check: ParticipantCheck
+) -> bool:
     """§7.2 with server dice: a holder sees its roll first, then spends or passes."""
     return (
-        conflict.dice_source is DiceSource.SERVER
+        player is not None
+        and conflict.dice_source is _SERVER
         and not check.bullseye
         and not check.quick10
-        and bullseyes_left(conflict, participant) > 0
+        and player.bullseyes - conflict.bullseyes_used.get(player.id, 0) > 0
     )
 
 
@@ -365,7 +400,8 @@ def submit(conflict: Conflict, action: Submit, actor: str, rng: RandomSource) ->
     check is in and every bullseye holder has spent or passed (§4.3, §7.2)."""
     require_gm_or_self(actor, action.participant, "submit a check")
     _require_round(conflict, action.number)
-    if action.participant != GM and player_of(conflict, action.participant) is None:
+    player = None if action.participant == GM else player_of(conflict, action.participant)
+    if action.participant != GM and player is None:
         raise RulesError(
             RuleCode.UNKNOWN_PLAYER,
             f"No player '{action.participant}' in this conflict.",
@@ -382,8 +418,8 @@ def submit(conflict: Conflict, action: Submit, actor: str, rng: RandomSource) ->
             RuleCode.ALREADY_SUBMITTED,
             f"'{action.participant}' has already checked in round {conflict.round}.",
         )
-    effort = _effort(conflict, action.participant, action.check, rng, "")
-    may_spend = _may_spend_later(conflict, action.participant, action.check)
+    effort = _effort(conflict, action.participant, player, action.check, rng)
+    may_spend = _may_spend_later(conflict, player, action.check)
     for_someone_else = actor != action.participant
     conflict = msgspec.structs.replace(
         conflict,
@@ -446,7 +482,8 @@ def waiting_for(conflict: Conflict) -> tuple[str, ...]:
     """Who has yet to check in the current round (none once the conflict is decided)."""
     if conflict.status is not ConflictStatus.ACTIVE:
         return ()
-    return tuple(p for p in (GM, *(p.id for p in conflict.players)) if p not in conflict.pending)
+    pending = conflict.pending
+    return tuple([p for p in (GM, *[p.id for p in conflict.players]) if p not in pending])
 
 
 def deciding(conflict: Conflict) -> tuple[str, ...]:

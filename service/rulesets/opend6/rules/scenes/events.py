@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from service.kernel.events import Event, event_names
+from service.kernel.fairness import RevealedSeed
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.opposed import OpposedResult
 from service.rulesets.opend6.rules.rolls import RollResult
@@ -110,10 +113,13 @@ class RoundStarted(Event, frozen=True, kw_only=True, tag="round.started"):
 
 class SceneEnded(Event, frozen=True, kw_only=True, tag="scene.ended"):
     round: int
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 class SceneClosed(Event, frozen=True, kw_only=True, tag="scene.closed"):
     """The GM deleted the scene; the stream's last event."""
+
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 SceneEvent = (

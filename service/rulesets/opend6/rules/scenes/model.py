@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
+from service.kernel.fairness import Fairness
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText
 from service.rulesets.opend6.rules.initiative import DecidedBy
@@ -235,3 +236,7 @@ class Scene(Value, frozen=True, kw_only=True, omit_defaults=True):
     pending: tuple[ScenePendingRoll, ...] = ()
     resolved: tuple[SceneResolvedRoll, ...] = ()
     rolls_made: int = 0
+    # Server dice committed to at creation (docs/verifiable-rolls.md); null for table dice.
+    fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False

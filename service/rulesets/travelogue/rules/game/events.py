@@ -3,7 +3,10 @@ version it made, when, and by whom."""
 
 from __future__ import annotations
 
+import msgspec
+
 from service.kernel.events import Event, event_names
+from service.kernel.fairness import RevealedSeed
 from service.rulesets.travelogue.rules.game.model import (
     Allocated,
     EndingReason,
@@ -171,10 +174,13 @@ class BatchOpened(GameEventBase, frozen=True, kw_only=True, tag="batch.opened"):
 class GameEnded(GameEventBase, frozen=True, kw_only=True, tag="game.ended"):
     reason: EndingReason
     fates: dict[str, Status]
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 class GameClosed(GameEventBase, frozen=True, kw_only=True, tag="game.closed"):
     """Sent by the HTTP layer when the table deletes an ended game."""
+
+    server_seed: RevealedSeed = msgspec.UNSET
 
 
 GameEvent = (

@@ -14,6 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.errors import Concern
+from service.kernel.fairness import Fairness
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.pools import Pools
 from service.rulesets.travelogue.rules.stats import Stat, Stats
@@ -316,3 +317,8 @@ class Game(Value, frozen=True, kw_only=True):
     neighbours: Neighbours | None = None
     departure: Departure | None = None
     ending: Ending | None = None
+    # Unseeded server dice committed to at creation (docs/verifiable-rolls.md); null for
+    # table dice and for a caller-seeded game, whose dice are public by design (D28).
+    fairness: Fairness | None = None
+    # Answers of actions that roll server dice carry a signed receipt (service.sessions).
+    receipts: bool = False

@@ -5,9 +5,13 @@ cost, each flag's alias, `waiting_for` — and without the seed (only `seeded`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
+
+from msgspec import Meta
 
 from service.kernel.bounds import Timestamp
 from service.kernel.errors import Concern
+from service.kernel.fairness import FairnessView
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
@@ -101,6 +105,15 @@ class GameState(Value, frozen=True, kw_only=True):
     departure: Departure | None
     ending: Ending | None
     waiting_for: WaitingFor
+    fairness: Annotated[
+        FairnessView | None,
+        Meta(
+            description="An unseeded game with the server's dice: the committed seed's "
+            "`commitment`, the client seeds and `rolls`; `server_seed` once the game has "
+            "ended (and in `game.ended`, `game.closed`). Null with the table's dice and "
+            "for a seeded game, whose dice are public by design (D28)."
+        ),
+    ]
 
 
 class GameView(GameState, frozen=True, kw_only=True):
@@ -187,4 +200,5 @@ def game_state(game: Game, *, version: int) -> GameState:
         departure=game.departure,
         ending=game.ending,
         waiting_for=waiting_for(game),
+        fairness=None if game.fairness is None else game.fairness.view(),
     )

@@ -1,0 +1,112 @@
+"""The dice a session action rolls with, given to its step by the engine for one attempt.
+
+A provably fair session (a state whose ``fairness`` is set, ``kernel.fairness``) rolls
+the dice of its next roll number; any other rolls the server's dice. After the step, the
+engine *settles* the attempt: the roll number is used up only when these dice gave a
+face, and the server seed is revealed once the kind's ``ended`` says the session can roll
+no more. Each attempt starts from the state it is run on, so a write retried on a fresher
+state draws that state's roll number: no retry ever uses up two. This is the one place
+where a session's dice are chosen; a session created with ``receipts: true``
+(``service.sessions.receipts``) has them record their faces here, for its receipts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+import msgspec
+
+from service.kernel.dice import RecordingDice
+from service.kernel.fairness import FairDice, Fairness, with_seed_revealed
+from service.kernel.sessions import Applied
+from service.kernel.values import Value
+from service.sessions.receipts import receipts_asked
+
+if TYPE_CHECKING:
+    from service.kernel.dice import RandomSource
+    from service.kernel.events import Event
+
+__all__ = ["FAIR_DICE_DESCRIPTION", "Ended", "SessionDice", "fairness_of", "revealed_closing"]
+
+S = TypeVar("S", bound=Value)
+Ended = Callable[[S], bool]
+
+
+def fairness_of(state: Value) -> Fairness | None:
+    """The session's fairness, if it has one (every kind's state has a ``fairness``
+    field; one stored by an earlier release decodes with none)."""
+    fairness = getattr(state, "fairness", None)
+    return fairness if isinstance(fairness, Fairness) else None
+
+
+class SessionDice(Generic[S]):
+    """The dice of one attempt at an action on ``state``: a :class:`RandomSource`."""
+
+    __slots__ = ("_ended", "_fair", "_fairness", "_recording", "_source")
+
+    def __init__(self, rng: RandomSource, state: S, ended: Ended[S] | None) -> None:
+        self._fairness = fairness_of(state)
+        self._fair: FairDice | None = None
+        self._source = rng
+        if self._fairness is not None:
+            self._fair = self._source = self._fairness.dice()
+        self._recording: RecordingDice | None = None
+        if receipts_asked(state):
+            self._recording = self._source = RecordingDice(self._source)
+        self._ended = ended
+
+    @property
+    def faces(self) -> list[int] | None:
+        """Every face this attempt drew, in rolling order, when the session asked for
+        receipts; else None (nothing is recorded)."""
+        return None if self._recording is None else self._recording.faces
+
+    def randint(self, a: int, b: int, /) -> int:
+        """A face: of the session's fair dice for this roll number, or the server's."""
+        return self._source.randint(a, b)
+
+    def settle(self, applied: Applied[S]) -> Applied[S]:
+        """``applied`` with the session's fairness as this attempt leaves it: one more roll
+        when these dice gave a face; the seed revealed (in the state and in the events that
+        end a session) when ``applied`` ended it. The same however often it is asked, so a
+        step may settle to render its answer and the engine settle again before storing."""
+        before = self._fairness
+        if before is None:
+            return applied
+        drawn = self._fair is not None and self._fair.drawn
+        ended = before.revealed or (self._ended is not None and self._ended(applied.state))
+        after = msgspec.structs.replace(
+            before, rolls=before.rolls + (1 if drawn else 0), revealed=ended
+        )
+        if fairness_of(applied.state) == after and not (ended and applied.events):
+            return applied
+        state = msgspec.structs.replace(applied.state, fairness=after)
+        events = applied.events
+        if ended:
+            events = tuple(with_seed_revealed(event, after) for event in events)
+        return Applied(state, events, applied.history)
+
+
+def revealed_closing(state: Value, closing: Event) -> Event:
+    """The last event of a deleted session: with its server seed when it has one."""
+    fairness = fairness_of(state)
+    return closing if fairness is None else with_seed_revealed(closing, fairness)
+
+
+# How every kind of session with server dice documents them at its creation route.
+FAIR_DICE_DESCRIPTION = (
+    " **Provably fair dice** (`fairness`, algorithm `hmac-sha256-v1`, "
+    "docs/verifiable-rolls.md): with the server's dice the session commits at creation to "
+    "a secret 32-byte server seed — `commitment` is the lowercase hex SHA-256 of its raw "
+    "bytes — and each participant may add a client seed (`client_seeds`, by participant, "
+    "1–64 of `[A-Za-z0-9_-]`, kept in the order given; a participant it does not know is "
+    "422 `unknown-seed-participant`). The n-th action that draws server dice (`rolls` "
+    "counts them; an action that draws none takes no number) reads its faces from the "
+    "32-byte blocks HMAC-SHA256(key = the seed's bytes, message = UTF-8 of "
+    '`"{n}:{i}:" + ":".join(client seeds)`), i = 0, 1, …, as successive big-endian '
+    "32-bit words x: a die a..b with r = b − a + 1 faces is a + x mod r when x < 2^32 − "
+    "(2^32 mod r), else the next word is taken. `server_seed` stays null until the "
+    "session ends, then it is revealed in the final state and in the event that ends it "
+    "(or the closing event of a DELETE). With the table's dice, `fairness` is null."
+)

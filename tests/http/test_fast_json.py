@@ -1,0 +1,200 @@
+"""FastJson serves a handler as Litestar's own path would: the same answers, the same problems.
+
+Each case is sent to one handler declared twice, once served by Litestar and once with
+``middleware=[FastJson]``; everything but the request id must be equal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+import msgspec
+import pytest
+from litestar import Litestar, Request, post
+from litestar.di import NamedDependency, Provide
+from litestar.testing import TestClient
+from msgspec import Meta
+
+from service.http.body import StrictJson
+from service.http.fast_json import FastJson
+from service.http.problems import handle_exception
+from service.kernel.errors import Concern, RulesError
+
+LIMIT = 1024
+
+
+class Item(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(min_length=1)]
+    count: int = 1
+
+
+class Order(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    items: Annotated[tuple[Item, ...], Meta(max_length=3)]
+    note: str | None = None
+
+
+class Answer(msgspec.Struct, frozen=True, kw_only=True):
+    total: int
+    first: str
+    seen: int  # the length of the body the handler's request reads
+    tag: str
+
+
+async def _answer(data: Order, tag: str, request: Request[Any, Any, Any]) -> Answer:
+    if data.note == "refuse":
+        # Any catalogued code: a RulesError becomes its problem, extensions and all.
+        raise RulesError(
+            "odds-too-costly",
+            "Refused.",
+            (Concern(code="odds-too-costly", pointer="/note", detail="No."),),
+            {"max_cost_ms": 1.0},
+        )
+    total = sum(item.count for item in data.items)
+    return Answer(total=total, first=data.items[0].name, seen=len(await request.body()), tag=tag)
+
+
+@post("/litestar", dto=StrictJson[Order], return_dto=None, status_code=200)
+async def via_litestar(
+    data: Order, tag: NamedDependency[str], request: Request[Any, Any, Any]
+) -> Answer:
+    return await _answer(data, tag, request)
+
+
+@post("/fast", dto=StrictJson[Order], return_dto=None, status_code=200, middleware=[FastJson])
+async def via_fast(
+    data: Order, tag: NamedDependency[str], request: Request[Any, Any, Any]
+) -> Answer:
+    return await _answer(data, tag, request)
+
+
+@post("/unservable", dto=StrictJson[Order], return_dto=None, middleware=[FastJson])
+async def unservable(data: Order, limit: int) -> Answer:  # a query parameter
+    return Answer(total=limit, first="", seen=0, tag="")
+
+
+def _app(*, problems: bool = True) -> Litestar:
+    return Litestar(
+        [via_litestar, via_fast, unservable],
+        dependencies={"tag": Provide(lambda: "provided", sync_to_thread=False)},
+        exception_handlers={Exception: handle_exception} if problems else {},
+        request_max_body_size=LIMIT,
+        logging_config=None,
+        debug=not problems,  # Litestar's own 500 then shows the error
+    )
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient[Litestar]]:
+    with TestClient(_app()) as test_client:
+        yield test_client
+
+
+JSON = "application/json"
+ORDER = {"items": [{"name": "bolt", "count": 2}, {"name": "nut"}]}
+CASES: dict[str, tuple[bytes, str | None]] = {
+    "valid": (json.dumps(ORDER).encode(), JSON),
+    "a +json type with parameters": (json.dumps(ORDER).encode(), "application/x+json; v=1"),
+    "an integral float": (b'{"items": [{"name": "a", "count": 3.0}]}', JSON),
+    "unknown field": (b'{"items": [{"name": "a", "colour": "red"}]}', JSON),
+    "wrong type": (b'{"items": [{"name": "a", "count": "3"}]}', JSON),
+    "too many items": (json.dumps({"items": [{"name": "a"}] * 4}).encode(), JSON),
+    "empty string": (b'{"items": [{"name": ""}]}', JSON),
+    "missing field": (b"{}", JSON),
+    "malformed": (b'{"items": [', JSON),
+    "not UTF-8": (b'{"items": [{"name": "\xff"}]}', JSON),
+    "too deep": (b"[" * 5000, JSON),
+    "no body": (b"", JSON),
+    "text/plain": (json.dumps(ORDER).encode(), "text/plain"),
+    "no content type": (json.dumps(ORDER).encode(), None),
+    "too large": (json.dumps({**ORDER, "note": "x" * LIMIT}).encode(), JSON),
+    "a rule refuses": (json.dumps({**ORDER, "note": "refuse"}).encode(), JSON),
+}
+
+
+def _seen(client: TestClient[Litestar], path: str, body: bytes, content_type: str | None) -> Any:
+    headers = {"content-type": content_type} if content_type else {}
+    response = client.post(path, content=body, headers=headers)
+    return response.status_code, sorted(response.headers.items()), response.text
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_served_as_litestar_serves_it(client: TestClient[Litestar], case: str) -> None:
+    body, content_type = CASES[case]
+    fast = _seen(client, "/fast", body, content_type)
+    assert fast == _seen(client, "/litestar", body, content_type)
+    assert fast[0] in (200, 400, 413, 415, 422)
+
+
+def test_the_answer_is_the_handlers(client: TestClient[Litestar]) -> None:
+    response = client.post("/fast", json=ORDER)
+    seen = len(response.request.content)
+    assert response.json() == {"total": 3, "first": "bolt", "seen": seen, "tag": "provided"}
+
+
+def _asgi_post(app: Litestar, chunks: list[bytes], headers: list[tuple[bytes, bytes]]) -> Any:
+    """POST /fast with the body in ``chunks``, as a server passes a body that arrives in
+    pieces; (status, body)."""
+    sent: list[dict[str, Any]] = []
+    pending = [
+        {"type": "http.request", "body": chunk, "more_body": index < len(chunks) - 1}
+        for index, chunk in enumerate(chunks)
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return pending.pop(0) if pending else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/fast",
+        "raw_path": b"/fast",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"content-type", b"application/json"), *headers],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 2),
+        "state": {},
+    }
+
+    async def run() -> None:
+        await app(scope, receive, send)  # type: ignore[arg-type]
+
+    asyncio.run(run())
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_a_body_in_pieces_is_read_whole() -> None:
+    body = json.dumps(ORDER).encode()
+    status, answer = _asgi_post(_app(), [body[:5], b"", body[5:20], body[20:]], [])
+    assert status == 200
+    assert json.loads(answer)["seen"] == len(body)
+
+
+def test_pieces_past_the_limit_are_refused_without_a_content_length() -> None:
+    status, answer = _asgi_post(_app(), [b'{"items": ['] + [b" " * 400] * 3, [])
+    assert status == 413
+    assert json.loads(answer)["type"] == "/problems/body-too-large"
+
+
+def test_a_content_length_past_the_limit_is_refused_before_the_body() -> None:
+    status, answer = _asgi_post(_app(), [], [(b"content-length", str(LIMIT + 1).encode())])
+    assert status == 413
+    assert json.loads(answer)["type"] == "/problems/body-too-large"
+
+
+def test_a_handler_it_cannot_serve_as_litestar_would_is_refused_loudly() -> None:
+    with TestClient(_app(problems=False)) as test_client:
+        response = test_client.post("/unservable?limit=3", json=ORDER)
+    assert response.status_code == 500
+    assert "FastJson cannot serve" in response.text
+    assert "'limit' is not a parameterless sync dependency" in response.text

@@ -1,0 +1,126 @@
+"""A provably fair scene (docs/verifiable-rolls.md, "Provably fair sessions"; "Performing
+Actions in Rounds", "Character Points"): played to `end_scene` with the server's dice, then
+every roll re-derived from the revealed seed and the round's log by the test's own
+implementation of ``hmac-sha256-v1``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.testing import TestClient
+
+from service.rulesets.opend6.api.scenes import SCENES
+from tests.support.fair_dice import Stream, seed_matches, stream_events
+from tests.support.problems import assert_problem
+
+SCENE = {
+    "name": "Fair fight at the ford",
+    "rules": {"initiative": "first_action", "dice_source": "server"},
+    "players": [{"id": "ana", "name": "Ana"}],
+    "participants": [
+        {
+            "id": "ana-pc",
+            "name": "Ana the scout",
+            "controller": "ana",
+            "acumen": "3D",
+            "agility": "3D+1",
+            "character_points": 5,
+        },
+        {"id": "orc", "name": "Orc", "controller": "gm", "acumen": "2D", "agility": "2D"},
+    ],
+    "client_seeds": {"gm": "table-7", "ana": "ana_seed"},
+}
+
+
+def _chain(stream: Stream) -> list[int]:
+    """An exploding die ("Wild Die"): 6s are tossed again."""
+    tosses = [stream.randint(1, 6)]
+    while tosses[-1] == 6:
+        tosses.append(stream.randint(1, 6))
+    return tosses
+
+
+def test_a_fair_scene_reveals_a_seed_that_reproduces_every_roll(
+    client: TestClient, redis_url: str
+) -> None:
+    created = client.post("/v1/opend6/scenes", json=SCENE)
+    assert created.status_code == 201, created.text
+    body = created.json()
+    path = f"/v1/opend6/scenes/{body['id']}"
+    gm = {"Authorization": f"Bearer {body['tokens']['gm']}"}
+    ana = {"Authorization": f"Bearer {body['tokens']['players']['ana']}"}
+    commitment = body["fairness"]["commitment"]
+    assert body["fairness"]["client_seeds"] == [
+        {"participant": "gm", "seed": "table-7"},
+        {"participant": "ana", "seed": "ana_seed"},
+    ]
+    seen = [created.text]
+
+    def move(headers: dict[str, str], made: dict[str, Any]) -> dict[str, Any]:
+        answer = client.post(f"{path}/moves", json={"round": 1, **made}, headers=headers)
+        assert answer.status_code == 200, answer.text
+        seen.append(answer.text)
+        seen.append(client.get(path, headers=gm).text)
+        result: dict[str, Any] = answer.json()
+        return result
+
+    assert move(gm, {"type": "set_order", "first": ["ana-pc"]})["scene"]["fairness"]["rolls"] == 0
+    move(ana, {"type": "declare", "participant": "ana-pc", "actions": 1})
+    skill = {"base": {"type": "skill", "code": "3D"}}
+    rolled = move(ana, {"type": "roll", "participant": "ana-pc", "spec": skill})  # roll 1
+    assert rolled["scene"]["fairness"]["rolls"] == 1
+    spent = move(ana, {"type": "spend_character_points", "round": 1, "roll": "r1", "count": 1})
+    assert spent["scene"]["fairness"]["rolls"] == 2  # the CP die is roll 2
+    ten = {"kind": "number", "value": 10}
+    move(gm, {"type": "resolve", "roll": "r1", "difficulty": ten})
+    move(ana, {"type": "end_turn", "participant": "ana-pc"})
+    move(gm, {"type": "declare", "participant": "orc", "actions": 1})
+    attribute = {"base": {"type": "attribute", "code": "2D"}}
+    move(gm, {"type": "roll", "participant": "orc", "spec": attribute})  # roll 3
+    move(gm, {"type": "resolve", "roll": "r2", "difficulty": ten})
+    before_end = client.get(path, headers=gm).json()["fairness"]
+    assert (before_end["rolls"], before_end["server_seed"]) == (3, None)
+    ended = move(gm, {"type": "end_scene"})
+
+    fairness = ended["scene"]["fairness"]  # the answer that ends it reveals it already
+    assert fairness == client.get(path, headers=gm).json()["fairness"]
+    seed = fairness["server_seed"]
+    assert seed_matches(seed, commitment)
+    assert not seed_matches("f" * 64, commitment)
+    assert all(seed not in text for text in seen[:-2])
+
+    # Every roll of the log, re-derived: roll 1 Ana's regular dice then her Wild Die,
+    # roll 2 the Character Point die she spent after, roll 3 the orc's.
+    seeds = [c["seed"] for c in fairness["client_seeds"]]
+    log = client.get(f"{path}/rounds/1", headers=gm).json()["moves"]
+    resolved = [m["result"]["faces"] for m in log if m["move"] == "resolve"]
+    assert len(resolved) == 2
+    ana_faces, orc_faces = resolved
+    first = Stream(seed, seeds, 1)
+    assert ana_faces["regular"] == [first.randint(1, 6) for _ in ana_faces["regular"]]
+    assert ana_faces["wild"] == _chain(first)
+    assert ana_faces["character_points_after"] == [_chain(Stream(seed, seeds, 2))]
+    third = Stream(seed, seeds, 3)
+    assert orc_faces["regular"] == [third.randint(1, 6) for _ in orc_faces["regular"]]
+    assert orc_faces["wild"] == _chain(third)
+    assert len(ana_faces["regular"]) == 2
+    assert len(orc_faces["regular"]) == 1
+
+    events = stream_events(redis_url, SCENES.kind.events(body["id"]))
+    assert events[-1] == ("scene.ended", {"round": 1, "server_seed": seed})
+    assert all(seed not in str(data) for _, data in events[:-1])
+    assert client.delete(path, headers=gm).status_code == 204
+    closed = stream_events(redis_url, SCENES.kind.events(body["id"]))[-1]
+    assert closed == ("scene.closed", {"server_seed": seed})
+
+
+def test_table_dice_scenes_have_no_fairness(client: TestClient) -> None:
+    table = {**SCENE, "rules": {"dice_source": "client"}, "client_seeds": None}
+    created = client.post("/v1/opend6/scenes", json=table)
+    assert created.status_code == 201, created.text
+    assert created.json()["fairness"] is None
+    stranger = {**SCENE, "client_seeds": {"orc": "x"}}  # a participant, not a token holder
+    problem = assert_problem(
+        client.post("/v1/opend6/scenes", json=stranger), 422, "unknown-seed-participant"
+    )
+    assert problem["errors"][0]["pointer"] == "/client_seeds/orc"
