@@ -95,7 +95,7 @@ function roll(participant: string, face: number, ...qualities: Quality[]): Submi
 }
 
 /** One participant's check with that participant's token: 202 while the round waits, 200 at the last. */
-// Its data is `Round | SubmissionAccepted`; their required `kind` ("round" / "submission")
+// Its data is `RoundAnswer | SubmissionAccepted`; their required `kind` ("round" / "submission")
 // tells them apart.
 async function submit(token: string, id: string, round: number, body: Submission) {
   const answer = await api.POST("/v1/conflicts/{conflict_id}/rounds/{number}/checks", {

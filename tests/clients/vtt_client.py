@@ -101,7 +101,7 @@ from tabletop_rules_service_client.models import (
     Problem,
     Quality,
     QualityType,
-    Round,
+    RoundAnswer,
     SelfConflictGmModifier,
     SelfConflictKarma,
     SelfConflictOutcome,
@@ -222,7 +222,7 @@ def submit(
 ) -> T:
     """One participant's check, sent with that participant's token.
 
-    202 ``SubmissionAccepted`` while the round waits, 200 ``Round`` from the last check.
+    202 ``SubmissionAccepted`` while the round waits, 200 ``RoundAnswer`` from the last check.
     """
     status = HTTPStatus.ACCEPTED if kind is SubmissionAccepted else HTTPStatus.OK
     with AuthenticatedClient(base_url=base_url, token=token, raise_on_unexpected_status=True) as c:
@@ -279,14 +279,14 @@ def conflict(base_url: str) -> None:
     assert waiting.waiting_for == ["gm", "bo"], waiting
     waiting = submit(base_url, bo, cid, 1, roll("bo", 14, GIANT), SubmissionAccepted)
     assert waiting.waiting_for == ["gm"], waiting
-    first = submit(base_url, gm, cid, 1, roll("gm", 10), Round)
+    first = submit(base_url, gm, cid, 1, roll("gm", 10), RoundAnswer)
     assert not first.decided, first
     assert (first.scores_after.players, first.scores_after.opposition) == (22, 15), first
 
     # Round 2 decides it: the opposition falls to -29.
     submit(base_url, ana, cid, 2, roll("ana", 18, DUELIST), SubmissionAccepted)
     submit(base_url, bo, cid, 2, roll("bo", 12, GIANT), SubmissionAccepted)
-    second = submit(base_url, gm, cid, 2, roll("gm", 3), Round)
+    second = submit(base_url, gm, cid, 2, roll("gm", 3), RoundAnswer)
     assert second.decided, second
     assert second.winner == Side.PLAYERS, second.winner
     assert second.scores_after.opposition == -29, second.scores_after
