@@ -352,8 +352,14 @@ def _totals(directory: Path, pid: int) -> list[int]:
     return totals
 
 
-def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]], float]:
-    """kIr per request of each scenario (one estimate per repeat), and the seconds taken."""
+def _measure(
+    names: list[str], directory: Path, module: str = "tests.bench.instructions"
+) -> tuple[dict[str, list[float]], float]:
+    """kIr per request of each scenario (one estimate per repeat), and the seconds taken.
+
+    ``module``: what runs under callgrind as ``python -m <module> --inside -s <name>…``;
+    it prints ``ready``, waits for a line, then ``stretch <name> <count>`` before each
+    stretch of N then 2N calls (each dumped at its end), and ``done``."""
     command = [
         "valgrind",
         "--tool=callgrind",
@@ -364,7 +370,7 @@ def _measure(names: list[str], directory: Path) -> tuple[dict[str, list[float]],
         f"--callgrind-out-file={directory}/callgrind.out.%p",
         sys.executable,
         "-m",
-        "tests.bench.instructions",
+        module,
         "--inside",
         *(arg for name in names for arg in ("-s", name)),
     ]

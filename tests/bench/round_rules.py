@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.bench.instructions import MARKER, ROOT, _totals
+from tests.bench.instructions import _measure as measure
 
 SIZE = 200
 
@@ -111,39 +110,7 @@ def _inside(names: list[str]) -> None:
 
 
 def _measure(names: list[str], directory: Path) -> None:
-    command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        "--collect-atstart=no",
-        f"--toggle-collect={MARKER}",
-        f"--dump-after={MARKER}",
-        f"--callgrind-out-file={directory}/callgrind.out.%p",
-        sys.executable,
-        "-m",
-        "tests.bench.round_rules",
-        "--inside",
-        *names,
-    ]
-    process = subprocess.Popen(
-        command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    assert process.stdin is not None
-    assert process.stdout is not None
-    while process.stdout.readline() not in ("ready\n", ""):
-        pass
-    subprocess.run(["callgrind_control", "--instr=on", str(process.pid)], check=True,
-                   capture_output=True)  # fmt: skip
-    process.stdin.write("go\n")
-    process.stdin.flush()
-    stdout = process.communicate()[0]
-    totals = _totals(directory, process.pid)
-    stretches = [line.split()[1:] for line in stdout.splitlines() if line.startswith("stretch")]
-    per: dict[str, list[float]] = {}
-    for index in range(0, len(stretches), 2):
-        name, single = stretches[index][0], int(stretches[index][1])
-        per.setdefault(name, []).append((totals[index + 1] - totals[index]) / single / 1000)
+    per, _ = measure(names, directory, module="tests.bench.round_rules")
     for name, values in per.items():
         print(f"  {name:12} {sum(values) / len(values):8.1f} kIr per round  ({values})")
 
@@ -152,10 +119,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--inside", action="store_true")
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("-s", dest="inside_names", action="append", help=argparse.SUPPRESS)
     parser.add_argument("names", nargs="*", default=["round", "busy-round"])
     args = parser.parse_args()
     if args.inside:
-        _inside(args.names)
+        _inside(args.inside_names or args.names)
         return
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
