@@ -13,8 +13,10 @@ from typing import Annotated, Any
 
 import msgspec
 import pytest
-from litestar import Litestar, Request, post
+from litestar import Litestar, Request, get, post
 from litestar.di import NamedDependency, Provide
+from litestar.params import HeaderParameter, Parameter
+from litestar.response import Response
 from litestar.testing import TestClient
 from msgspec import Meta
 
@@ -75,9 +77,60 @@ async def unservable(data: Order, limit: int) -> Answer:  # a query parameter
     return Answer(total=limit, first="", seen=0, tag="")
 
 
+# Shaped as the session routes: path and header parameters, a Response of bytes or none.
+Key = Annotated[str, Parameter(max_length=8, description="A key.")]
+Number = Annotated[int, Parameter(ge=1, le=99, description="A number.")]
+Match = Annotated[str | None, HeaderParameter(name="If-Match", max_length=6, required=False)]
+
+
+def _stored(key: str, number: int, match: str | None) -> Response[Any]:
+    if match == '"304"':
+        return Response(None, status_code=304, headers={"ETag": '"304"'})
+    if match == "struct":  # not bytes: Litestar renders it
+        return Response(Answer(total=number, first=key, seen=0, tag=""), headers={"ETag": "s"})
+    if match == "text":
+        return Response(b"plain", media_type="text/plain", status_code=202)
+    if match == "typed":
+        return Response(b"{}", headers={"Content-Type": "application/problem+json"})
+    body = json.dumps({"key": key, "number": number, "match": match}).encode()
+    return Response(body, status_code=201 if number > 50 else 200, headers={"ETag": f'"{number}"'})
+
+
+@get("/litestar/{key:str}/{number:int}")
+async def read_litestar(key: Key, number: Number, if_match: Match = None) -> Response[Any]:
+    return _stored(key, number, if_match)
+
+
+@get("/fast/{key:str}/{number:int}", middleware=[FastJson])
+async def read_fast(key: Key, number: Number, if_match: Match = None) -> Response[Any]:
+    return _stored(key, number, if_match)
+
+
+@post("/litestar/{key:str}", dto=StrictJson[Order], return_dto=None)
+async def act_litestar(
+    key: Key, data: Order, request: Request[Any, Any, Any], if_match: Match = None
+) -> Response[Any]:
+    return _stored(key, len(data.items) + len(await request.body()), if_match)
+
+
+@post("/fast/{key:str}", dto=StrictJson[Order], return_dto=None, middleware=[FastJson])
+async def act_fast(
+    key: Key, data: Order, request: Request[Any, Any, Any], if_match: Match = None
+) -> Response[Any]:
+    return _stored(key, len(data.items) + len(await request.body()), if_match)
+
+
 def _app(*, problems: bool = True) -> Litestar:
     return Litestar(
-        [via_litestar, via_fast, unservable],
+        [
+            via_litestar,
+            via_fast,
+            unservable,
+            read_litestar,
+            read_fast,
+            act_litestar,
+            act_fast,
+        ],
         dependencies={"tag": Provide(lambda: "provided", sync_to_thread=False)},
         exception_handlers={Exception: handle_exception} if problems else {},
         request_max_body_size=LIMIT,
@@ -197,4 +250,60 @@ def test_a_handler_it_cannot_serve_as_litestar_would_is_refused_loudly() -> None
         response = test_client.post("/unservable?limit=3", json=ORDER)
     assert response.status_code == 500
     assert "FastJson cannot serve" in response.text
-    assert "'limit' is not a parameterless sync dependency" in response.text
+    assert "'limit' is neither a dependency nor a path or header parameter" in response.text
+
+
+READS: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    "valid": ("/k/7", []),
+    "with If-Match": ("/k/60", [("if-match", "abc")]),
+    "a key too long": ("/abcdefghi/7", []),
+    "a number below its bound": ("/k/0", []),
+    "a number above its bound": ("/k/100", []),
+    "an If-Match too long": ("/k/7", [("if-match", "abcdefg")]),
+    "If-Match twice": ("/k/7", [("if-match", "a"), ("if-match", "b")]),
+    "an empty If-Match": ("/k/7", [("if-match", "")]),
+    "not modified": ("/k/7", [("if-match", '"304"')]),
+    "a Struct": ("/k/7", [("if-match", "struct")]),
+    "text": ("/k/7", [("if-match", "text")]),
+    "its own content type": ("/k/7", [("if-match", "typed")]),
+}
+
+
+def _read(client: TestClient[Litestar], path: str, headers: list[tuple[str, str]]) -> Any:
+    response = client.get(path, headers=headers)
+    return response.status_code, sorted(response.headers.multi_items()), response.content
+
+
+@pytest.mark.parametrize("case", READS)
+def test_a_read_with_parameters_is_served_as_litestar_serves_it(
+    client: TestClient[Litestar], case: str
+) -> None:
+    path, headers = READS[case]
+    fast = _read(client, "/fast" + path, headers)
+    assert fast == _read(client, "/litestar" + path, headers)
+    assert fast[0] in (200, 201, 202, 304, 400)
+
+
+@pytest.mark.parametrize(
+    ("key", "headers", "body"),
+    [
+        ("k", [], json.dumps(ORDER)),
+        ("k", [("if-match", '"304"')], json.dumps(ORDER)),
+        ("abcdefghi", [], json.dumps(ORDER)),  # the key's refusal, not the body's
+        ("abcdefghi", [], "{"),  # the body's refusal first, as Litestar reads it first
+        ("k", [("if-match", "abcdefg")], json.dumps(ORDER)),
+        ("k", [], '{"items": []'),
+        ("k", [("if-match", "struct")], json.dumps({"items": [{"name": "n"}] * 3})),
+    ],
+)
+def test_a_write_with_parameters_is_served_as_litestar_serves_it(
+    client: TestClient[Litestar], key: str, headers: list[tuple[str, str]], body: str
+) -> None:
+    def seen(path: str) -> Any:
+        sent = [("content-type", JSON), *headers]
+        response = client.post(f"{path}/{key}", content=body, headers=sent)
+        return response.status_code, sorted(response.headers.multi_items()), response.content
+
+    fast = seen("/fast")
+    assert fast == seen("/litestar")
+    assert fast[0] in (200, 201, 304, 400)

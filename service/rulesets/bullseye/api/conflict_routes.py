@@ -19,6 +19,7 @@ from litestar.response import Response
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.dice import RandomSource
@@ -285,6 +286,7 @@ class ConflictController(Controller):
     @get(
         "/{conflict_id:str}",
         operation_id="getConflict",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The conflict as it stands",
@@ -372,6 +374,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds",
         operation_id="resolveRound",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Resolve the whole current round (GM)",
@@ -407,6 +410,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds/{number:int}/checks",
         operation_id="submitRoundCheck",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="One participant's check for round n",
@@ -456,6 +460,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds/{number:int}/bullseyes",
         operation_id="decideBullseye",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Spend a bullseye on a roll already seen, or pass (§7.2)",
@@ -498,6 +503,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/rounds/{number:int}/close",
         operation_id="closeRound",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Stop waiting for bullseye decisions and resolve the round (GM)",
@@ -529,6 +535,7 @@ class ConflictController(Controller):
     @post(
         "/{conflict_id:str}/outcome",
         operation_id="makeOutcomeCheck",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The final check of the winning side (GM)",

@@ -16,6 +16,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.fast_json import FastJson
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import ClientSeeds, FairnessView, session_fairness
@@ -367,6 +368,7 @@ class SceneController(Controller):
     @get(
         "/{scene_id:str}",
         operation_id="openD6GetScene",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The scene as it stands",
@@ -395,6 +397,7 @@ class SceneController(Controller):
     @get(
         "/{scene_id:str}/rounds/{number:int}",
         operation_id="openD6SceneRound",
+        middleware=[FastJson],
         security=TOKEN_REQUIRED,
         summary="A round's log",
         description="Every move of round `number`, in order, with each resolved roll's full "
@@ -418,6 +421,7 @@ class SceneController(Controller):
     @post(
         "/{scene_id:str}/moves",
         operation_id="openD6SceneMove",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Make a move",

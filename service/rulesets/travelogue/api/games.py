@@ -21,6 +21,7 @@ from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.context import new_id
+from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
@@ -293,6 +294,7 @@ class GameController(Controller):
     @get(
         "/{game_id:str}",
         operation_id="travelogueGetGame",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="The game as it stands",
@@ -325,6 +327,7 @@ class GameController(Controller):
     @post(
         "/{game_id:str}/actions",
         operation_id="travelogueGameAction",
+        middleware=[FastJson],
         response_headers=VERSION_HEADERS,
         security=TOKEN_REQUIRED,
         summary="Take an action",
