@@ -156,6 +156,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "the table's (or a caller-seeded game's) has none to feed.",
         ),
         _type(
+            "receipts-without-server-dice",
+            422,
+            "Receipts without the server's dice",
+            "`receipts: true` asks a session to sign every action that rolls the server's "
+            "dice; a session whose dice are the table's (or a caller-seeded game's) rolls "
+            "none, so no receipt would ever come. Create it without `receipts`, or with "
+            "the server's dice.",
+        ),
+        _type(
             "too-many-streams",
             503,
             "Too many event streams",

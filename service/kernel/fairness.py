@@ -197,30 +197,26 @@ def session_fairness(
     *,
     server_dice: bool,
     client_seeds: dict[str, str] | None,
+    receipts: bool,
     participants: Iterable[str],
 ) -> Fairness | None:
     """A new session's fairness: for a session whose dice are the server's, a committed
     seed and the participants' client seeds; none for table dice (they need no trust).
 
+    Every kind of session creates through here, so here is the one rule that what only the
+    server's dice can give — client seeds, which feed them, and ``receipts``, which sign
+    them — is refused to a session that will never roll them (table dice, a seeded game):
+    every such wish at once, each at its member.
+
     Raises:
         RulesError: a client seed for someone who is no participant
-            (``unknown-seed-participant``), or client seeds without server dice
-            (``client-seeds-without-server-dice``).
+            (``unknown-seed-participant``), or client seeds or receipts without server
+            dice (``client-seeds-without-server-dice``, ``receipts-without-server-dice``).
     """
     seeds = client_seeds or {}
     if not server_dice:
-        if seeds:
-            raise RulesError(
-                "client-seeds-without-server-dice",
-                "This session rolls no server dice, so it takes no client seeds.",
-                (
-                    Concern(
-                        code="client-seeds-without-server-dice",
-                        pointer="/client_seeds",
-                        detail="Client seeds feed the server's dice; this session has none.",
-                    ),
-                ),
-            )
+        if wishes := _wishes_without_server_dice(seeds, receipts=receipts):
+            raise RulesError.from_concerns(wishes)
         return None
     known = set(participants)
     if strangers := [p for p in seeds if p not in known]:
@@ -236,6 +232,30 @@ def session_fairness(
             ]
         )
     return new_fairness(rng, seeds.items())
+
+
+def _wishes_without_server_dice(seeds: dict[str, str], *, receipts: bool) -> list[Concern]:
+    """What a session without the server's dice was asked for that only they can give."""
+    wishes: list[Concern] = []
+    if seeds:
+        wishes.append(
+            Concern(
+                code="client-seeds-without-server-dice",
+                pointer="/client_seeds",
+                detail="Client seeds feed the server's dice; this session rolls none, so it "
+                "takes no client seeds.",
+            )
+        )
+    if receipts:
+        wishes.append(
+            Concern(
+                code="receipts-without-server-dice",
+                pointer="/receipts",
+                detail="Receipts sign the server's dice; this session rolls none (its dice "
+                "are the table's, or follow from a public seed), so no receipt would come.",
+            )
+        )
+    return wishes
 
 
 # Absent (UNSET) from the event of a session without fairness: its events stay as they were.

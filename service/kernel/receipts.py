@@ -11,7 +11,14 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-__all__ = ["MAX_RECEIPT_LENGTH", "DiceSource", "Receipt", "ReceiptWanted", "SessionReceipt"]
+__all__ = [
+    "MAX_RECEIPT_LENGTH",
+    "DiceSource",
+    "Receipt",
+    "ReceiptWanted",
+    "ReceiptsAsked",
+    "SessionReceipt",
+]
 
 # A receipt's payload holds two digests, a time, ids and the faces rolled: well under this.
 MAX_RECEIPT_LENGTH = 16384
@@ -50,5 +57,15 @@ SessionReceipt = Annotated[
         "session's state or history: only this answer (and its Idempotency-Key replay) "
         "carries it. Verify it with the keys at `/.well-known/jwks.json` or at "
         "`POST /v1/receipts/verify`."
+    ),
+]
+
+# A session's view: whether it was created with ``receipts: true`` (service.sessions.receipts).
+ReceiptsAsked = Annotated[
+    bool,
+    Meta(
+        description="Whether the session was created with `receipts: true`: then every "
+        "action that rolls its server dice answers a signed `receipt`. Fixed for the "
+        "session (a session without the server's dice cannot ask)."
     ),
 ]

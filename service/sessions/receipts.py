@@ -46,7 +46,8 @@ ReceiptsWanted = Annotated[
         "`/.well-known/jwks.json`) over the digests of the action's request and answer and "
         'the faces rolled, in rolling order (docs/verifiable-rolls.md, "Session '
         'receipts"). Fixed for the session; costs about one Ed25519 signature per rolling '
-        "action, nothing when false."
+        "action, nothing when false. Only for a session that rolls the server's dice "
+        "(else 422 `receipts-without-server-dice`)."
     ),
 ]
 
@@ -57,7 +58,11 @@ SESSION_RECEIPTS_DESCRIPTION = (
     "as a stateless roll's) over its request, its answer without the receipt and the faces "
     "it drew, in rolling order; its payload's `id` is `<session id>:<version the action "
     "made>`. The receipt is part of the answer an `Idempotency-Key` replays, and is never "
-    "kept in the session's state or history. Any other answer says `receipt: null`."
+    "kept in the session's state or history. Any other answer says `receipt: null`. The "
+    "session's `receipts` says whether it was asked. A session that never rolls the "
+    "server's dice (the table's dice, or a travelogue game with a public `seed`) has "
+    "nothing to sign: `receipts: true` for it is 422 `receipts-without-server-dice` at "
+    "`/receipts`, as client seeds for it are 422 `client-seeds-without-server-dice`."
 )
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()

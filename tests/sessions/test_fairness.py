@@ -93,19 +93,59 @@ def test_client_seeds_must_name_participants_and_need_server_dice() -> None:
             random.Random(1),
             server_dice=True,
             client_seeds={"ana": "a", "zed": "z"},
+            receipts=False,
             participants=("gm", "ana"),
         )
     assert caught.value.code == "unknown-seed-participant"
     assert [c.pointer for c in caught.value.concerns] == ["/client_seeds/zed"]
     with pytest.raises(RulesError) as caught:
         session_fairness(
-            random.Random(1), server_dice=False, client_seeds={"ana": "a"}, participants=("ana",)
+            random.Random(1),
+            server_dice=False,
+            client_seeds={"ana": "a"},
+            receipts=False,
+            participants=("ana",),
         )
     assert caught.value.code == "client-seeds-without-server-dice"
     assert (
-        session_fairness(random.Random(1), server_dice=False, client_seeds=None, participants=())
+        session_fairness(
+            random.Random(1),
+            server_dice=False,
+            client_seeds=None,
+            receipts=False,
+            participants=(),
+        )
         is None
     )
+
+
+def test_receipts_need_server_dice_and_every_refusal_comes_at_once() -> None:
+    """What only server dice give — client seeds and receipts — refused together, each at
+    its member; with server dice receipts are no concern of the fairness."""
+    with pytest.raises(RulesError) as caught:
+        session_fairness(
+            random.Random(1), server_dice=False, client_seeds={}, receipts=True, participants=()
+        )
+    assert caught.value.code == "receipts-without-server-dice"
+    assert [(c.code, c.pointer) for c in caught.value.concerns] == [
+        ("receipts-without-server-dice", "/receipts")
+    ]
+    with pytest.raises(RulesError) as caught:
+        session_fairness(
+            random.Random(1),
+            server_dice=False,
+            client_seeds={"ana": "a"},
+            receipts=True,
+            participants=("ana",),
+        )
+    assert [(c.code, c.pointer) for c in caught.value.concerns] == [
+        ("client-seeds-without-server-dice", "/client_seeds"),
+        ("receipts-without-server-dice", "/receipts"),
+    ]
+    fair = session_fairness(
+        random.Random(1), server_dice=True, client_seeds=None, receipts=True, participants=()
+    )
+    assert fair is not None
 
 
 class Table(Value, frozen=True, kw_only=True):

@@ -3,8 +3,10 @@ created with ``receipts: true`` answers every action that rolled the server's di
 signed receipt — checked here by a second JOSE implementation (jwcrypto) against the
 served JWK Set, its digests recomputed with the reference RFC 8785 library. The receipt is
 part of the stored idempotent answer and never of the session's state or history; a
-session that does not ask answers ``receipt: null``. One test per kind of session:
-Bullseye's conflicts, OpenD6's scenes, travelogue's games."""
+session that does not ask answers ``receipt: null``; one that never rolls the server's
+dice cannot ask (422 ``receipts-without-server-dice``), and every view says whether the
+session asked. One test per kind of session: Bullseye's conflicts, OpenD6's scenes,
+travelogue's games."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from service.sessions.host import SessionSpec
 from tests.http.test_receipts import independently_verified, sha256, without_receipt
 from tests.rulesets.opend6.api.test_fair_scene import SCENE
 from tests.support.bullseye_conflicts import bearer, conflict_body
+from tests.support.problems import assert_problem
 from tests.support.travelogue_bot import FixedPolicy
 from tests.support.travelogue_games import GAMES, sheets_json
 
@@ -288,19 +291,82 @@ def test_the_outcome_check_is_signed_and_its_stored_copy_is_not(
     assert (refused["valid"], refused["reason"]) == (False, "answer-mismatch")
 
 
-def test_a_seeded_game_signs_nothing_its_dice_follow_from_its_public_seed(
-    client: TestClient,
-) -> None:
-    game, path = _game(client, receipts=True, seed=7)
-    policy, view, tokens = FixedPolicy(), game, game["tokens"]["players"]
-    rolled = False
-    while not rolled:
-        assert view["version"] < 100
-        actor, action = policy.next(view)
+def _refused_receipts(response: Any) -> None:
+    """422 ``receipts-without-server-dice`` at ``/receipts``: the session would never sign."""
+    problem = assert_problem(response, 422, "receipts-without-server-dice")
+    assert [(e["code"], e["pointer"]) for e in problem["errors"]] == [
+        ("receipts-without-server-dice", "/receipts")
+    ]
+
+
+# Gap 1: a session that never rolls the server's dice cannot ask for receipts.
+
+
+def test_a_conflict_on_the_table_s_dice_takes_no_receipts(client: TestClient) -> None:
+    _refused_receipts(client.post("/v1/conflicts", json=conflict_body(receipts=True)))
+    both = client.post(
+        "/v1/conflicts", json=conflict_body(receipts=True, client_seeds={"ana": "a"})
+    )
+    problem = assert_problem(both, 422, "client-seeds-without-server-dice")
+    assert [e["pointer"] for e in problem["errors"]] == ["/client_seeds", "/receipts"]
+    created = client.post("/v1/conflicts", json=conflict_body(receipts=False))
+    assert created.status_code == 201, created.text
+
+
+def test_a_scene_on_the_table_s_dice_takes_no_receipts(client: TestClient) -> None:
+    table = {**SCENE, "rules": {"dice_source": "client"}, "client_seeds": None}
+    _refused_receipts(client.post("/v1/opend6/scenes", json={**table, "receipts": True}))
+    created = client.post("/v1/opend6/scenes", json={**table, "receipts": False})
+    assert created.status_code == 201, created.text
+
+
+def test_a_seeded_or_table_game_takes_no_receipts(client: TestClient) -> None:
+    """A seeded game's dice follow from its public seed (D28), a table game's from the
+    players: neither has server dice to sign."""
+    for dice in ({"dice_source": "server", "seed": 7}, {"dice_source": "table"}):
+        body = {"name": "Open", "bullseyes": sheets_json(), **dice}
+        _refused_receipts(client.post(GAMES, json={**body, "receipts": True}))
+        assert client.post(GAMES, json=body).status_code == 201
+
+
+# Gap 2: every view of a session says whether it asked for receipts.
+
+
+def test_a_conflict_shows_whether_it_asked_for_receipts(client: TestClient) -> None:
+    for asked in (True, False):
+        created = client.post(
+            "/v1/conflicts", json=conflict_body(dice_source="server", receipts=asked)
+        )
+        assert created.status_code == 201, created.text
+        conflict = created.json()
+        assert conflict["receipts"] is asked
+        path, gm = f"/v1/conflicts/{conflict['id']}", bearer(conflict["tokens"]["gm"])
+        assert client.get(path, headers=gm).json()["receipts"] is asked
+    table = client.post("/v1/conflicts", json=conflict_body()).json()
+    assert table["receipts"] is False
+
+
+def test_a_scene_shows_whether_it_asked_for_receipts(client: TestClient) -> None:
+    for asked in (True, False):
+        scene_id, gm, _ = _scene(client, receipts=asked)
+        path = f"/v1/opend6/scenes/{scene_id}"
+        assert client.get(path, headers=gm).json()["receipts"] is asked
+        order = {"round": 1, "type": "set_order", "first": ["ana-pc"]}
+        moved = client.post(f"{path}/moves", json=order, headers=gm)
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["scene"]["receipts"] is asked
+    created = client.post("/v1/opend6/scenes", json={**SCENE, "receipts": True})
+    assert created.json()["receipts"] is True
+
+
+def test_a_game_shows_whether_it_asked_for_receipts(client: TestClient) -> None:
+    for asked in (True, False):
+        game, path = _game(client, receipts=asked)
+        assert game["receipts"] is asked
+        tokens = game["tokens"]["players"]
+        actor, action = FixedPolicy().next(game)
         headers = {"X-Game-Token": tokens[actor]}
-        answer = client.post(f"{path}/actions", json=action, headers=headers)
-        assert answer.status_code == 200, answer.text
-        assert answer.json()["receipt"] is None
-        view = answer.json()["game"]
-        items = client.get(f"{path}/history", headers=headers).json()["items"]
-        rolled = bool(items) and bool(items[-1]["result"])  # this action rolled
+        assert client.get(path, headers=headers).json()["receipts"] is asked
+        acted = client.post(f"{path}/actions", json=action, headers=headers)
+        assert acted.status_code == 200, acted.text
+        assert acted.json()["game"]["receipts"] is asked

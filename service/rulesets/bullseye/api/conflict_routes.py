@@ -250,6 +250,7 @@ class ConflictController(Controller):
             host.rng,
             server_dice=data.dice_source is DiceSource.SERVER,
             client_seeds=data.client_seeds,
+            receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
         )
         applied = Applied(

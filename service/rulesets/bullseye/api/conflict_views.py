@@ -10,6 +10,7 @@ from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import ClientSeeds, FairnessView
+from service.kernel.receipts import ReceiptsAsked
 from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
@@ -118,6 +119,7 @@ class ConflictView(Value, frozen=True, kw_only=True):
             "`conflict.closed`). Null with the table's dice."
         ),
     ]
+    receipts: ReceiptsAsked
     expires_at: Timestamp
     version: int
 
@@ -204,6 +206,7 @@ def view_of(
         deciding=deciding(conflict),
         bullseyes_left={p.id: bullseyes_left(conflict, p.id) for p in conflict.players},
         fairness=None if conflict.fairness is None else conflict.fairness.view(),
+        receipts=conflict.receipts,
         expires_at=datetime.fromtimestamp(expires_at, UTC),
         version=version,
     )

@@ -20,6 +20,7 @@ from service.http.fast_json import FastJson
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import ClientSeeds, FairnessView, session_fairness
+from service.kernel.receipts import ReceiptsAsked
 from service.kernel.sessions import GM, Applied, require_gm
 from service.kernel.values import Value, as_view
 from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
@@ -133,6 +134,7 @@ class SceneState(Value, frozen=True, kw_only=True):
             "`scene.closed`. Null with the table's dice."
         ),
     ]
+    receipts: ReceiptsAsked
 
 
 class SceneView(SceneState, frozen=True, kw_only=True):
@@ -190,6 +192,7 @@ def state_of(scene: Scene) -> SceneState:
         ),
         pending=tuple(pending_view(roll) for roll in scene.pending),
         fairness=None if scene.fairness is None else scene.fairness.view(),
+        receipts=scene.receipts,
     )
 
 
@@ -332,6 +335,7 @@ class SceneController(Controller):
             host.rng,
             server_dice=data.rules.dice_source is SceneDiceSource.SERVER,
             client_seeds=data.client_seeds,
+            receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
         )
         applied = Applied(

@@ -146,7 +146,9 @@ phases and 10 000 actions — the 300th attention ends the game (`ending.reason:
 An unseeded game with `server` dice is provably fair; each player may give a client seed.
 A seeded game keeps `fairness: null`: its dice follow from the caller's public `seed` by
 design (D28), so there is nothing to commit to, and `client_seeds` with it (or with
-`table` dice) is 422 `client-seeds-without-server-dice`.
+`table` dice) is 422 `client-seeds-without-server-dice`. Nor are its rolls signed:
+`receipts: true` with a `seed` (or with `table` dice) is 422
+`receipts-without-server-dice`.
 """
 
 _ACTIONS_DESCRIPTION = """\
@@ -259,6 +261,7 @@ class GameController(Controller):
             host.rng,
             server_dice=data.dice_source is WhoseDice.SERVER and data.seed is None,
             client_seeds=data.client_seeds,
+            receipts=data.receipts,
             participants=(sheet.player for sheet in data.bullseyes),
         )
         applied = Applied(

@@ -12,6 +12,7 @@ from msgspec import Meta
 from service.kernel.bounds import Timestamp
 from service.kernel.errors import Concern
 from service.kernel.fairness import FairnessView
+from service.kernel.receipts import ReceiptsAsked
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
@@ -114,6 +115,7 @@ class GameState(Value, frozen=True, kw_only=True):
             "for a seeded game, whose dice are public by design (D28)."
         ),
     ]
+    receipts: ReceiptsAsked
 
 
 class GameView(GameState, frozen=True, kw_only=True):
@@ -201,4 +203,5 @@ def game_state(game: Game, *, version: int) -> GameState:
         ending=game.ending,
         waiting_for=waiting_for(game),
         fairness=None if game.fairness is None else game.fairness.view(),
+        receipts=game.receipts,
     )
