@@ -1,8 +1,8 @@
 """The process's one ``redis.asyncio`` client: bounded blocking pool, explicit timeouts.
 
 Its Lua scripts (every session read and write, the idempotency keys' claims) take a lean
-path of their own (:class:`LeanScript`): ``EVALSHA <sha>`` packed once, the call's keys
-and arguments appended; sent over one of a few connections (:class:`Lanes`, as many as
+path of their own (:class:`LeanScript`): each call's ``EVALSHA`` packed by hiredis in one
+step; sent over one of a few connections (:class:`Lanes`, as many as
 ``REDIS_MAX_CONNECTIONS`` besides redis-py's pool) that redis-py opens and then hands to a
 protocol parsing with hiredis (:class:`Link`); one deadline timer per command. redis-py's
 own path costs about four times as many instructions per call (its pool's lock and
@@ -279,44 +279,29 @@ class Link(asyncio.Protocol):
 builtins_timeout = asyncio.TimeoutError  # the builtin TimeoutError since Python 3.11
 
 
-def bulk(value: bytes | str | int | float) -> bytes:
-    """One RESP bulk string."""
-    if isinstance(value, bytes):
-        pass
-    elif isinstance(value, str):
-        value = value.encode()
-    elif isinstance(value, int) and not isinstance(value, bool):
-        value = b"%d" % value
-    elif isinstance(value, float):
-        value = repr(value).encode()
-    else:
-        raise DataError(f"Invalid input of type {type(value).__name__!r} for a Redis command")
-    return b"$%d\r\n%b\r\n" % (len(value), value)
+def _pack(command: tuple[bytes | str | int | float, ...]) -> bytes:
+    """One RESP command (hiredis's packer, as redis-py's with hiredis)."""
+    try:
+        packed: bytes = hiredis.pack_command(command)  # type: ignore[arg-type]  # stub: 1-tuples
+    except TypeError as error:  # a bool or None, say: refused as redis-py refuses it
+        raise DataError(f"Invalid input for a Redis command: {error}") from None
+    return packed
 
 
 class LeanScript(AsyncScript):
     """A Lua script, called as redis-py's (``await script(keys=…, args=…)``), on the lean
-    path: ``EVALSHA <sha>`` is packed once, keys and arguments appended per call."""
+    path: each call's ``EVALSHA`` packed in one step by hiredis."""
 
     def __init__(self, client: SessionRedis, script: str | bytes) -> None:
         source = script.encode() if isinstance(script, str) else script
         super().__init__(client, source)
         self._lanes = client.lanes
-        self._head = bulk(b"EVALSHA") + bulk(self.sha)
-        self.load_command = b"*3\r\n" + bulk(b"SCRIPT") + bulk(b"LOAD") + bulk(source)
+        self._sha = self.sha.encode() if isinstance(self.sha, str) else self.sha
+        self.load_command = _pack((b"SCRIPT", b"LOAD", source))
 
     def pack(self, keys: Sequence[bytes | str], args: Iterable[bytes | str | int | float]) -> bytes:
-        """The EVALSHA command of one call."""
-        parts = [bulk(value) for value in args]
-        return b"".join(
-            (
-                b"*%d\r\n" % (3 + len(keys) + len(parts)),
-                self._head,
-                bulk(len(keys)),
-                *[bulk(key) for key in keys],
-                *parts,
-            )
-        )
+        """The EVALSHA command of one call (packed by hiredis, as redis-py packs it)."""
+        return _pack((b"EVALSHA", self._sha, len(keys), *keys, *args))
 
     def __call__(  # type: ignore[override]
         self,
