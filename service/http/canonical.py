@@ -52,8 +52,9 @@ def _float_as_ecmascript(text: str) -> msgspec.Raw:
 # Each check is a C-speed pass over the text (a regular expression over all of it costs
 # ten times as much): floats, by decoding it again with a hook that refuses them; perhaps an
 # integer past 2^53, by any sixteen digits in a row, seen with every digit made "1" and
-# every other byte "0"; a character beyond U+FFFF (a four-byte UTF-8 lead byte), looked for
-# only in text that is not all ASCII.
+# every other byte "0" (then the numbers themselves are looked at: the digits are more often
+# a string's, as in a hex id); a character beyond U+FFFF (a four-byte UTF-8 lead byte),
+# looked for only in text that is not all ASCII.
 _NO_FLOATS = msgspec.json.Decoder(float_hook=_refuse_float)
 _ECMASCRIPT_FLOATS = msgspec.json.Decoder(float_hook=_float_as_ecmascript)
 _DIGITS_AS_ONES = bytes(0x31 if 0x30 <= byte <= 0x39 else 0x30 for byte in range(256))
@@ -72,6 +73,25 @@ def _as_javascript_numbers(node: Any) -> Any:
     if isinstance(node, dict):
         return {key: _as_javascript_numbers(item) for key, item in node.items()}
     return node
+
+
+def _holds_a_large_integer(text: bytes) -> bool:
+    """Whether the JSON ``text`` holds an integer beyond ±(2^53 − 1) (or cannot be read:
+    then the reference says why)."""
+    try:
+        pending = [msgspec.json.decode(text)]
+    except (msgspec.DecodeError, RecursionError):
+        return True
+    while pending:
+        node = pending.pop()
+        if isinstance(node, int):
+            if not -_SAFE_INTEGER <= node <= _SAFE_INTEGER:
+                return True
+        elif isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            pending.extend(node.values())
+    return False
 
 
 def _by_the_reference(text: bytes) -> bytes:
@@ -151,7 +171,11 @@ def _canonical(text: bytes, floats: bool, large_integers: bool = True) -> bytes:
     if not text.isascii() and _ASTRAL.search(text):
         return _by_the_reference(text)
     # find, not ``in``: ``bytes in bytes`` first tries the needle as an int, and raises.
-    if large_integers and text.translate(_DIGITS_AS_ONES).find(_SIXTEEN_DIGITS) >= 0:
+    if (
+        large_integers
+        and text.translate(_DIGITS_AS_ONES).find(_SIXTEEN_DIGITS) >= 0
+        and _holds_a_large_integer(text)
+    ):
         return _by_the_reference(text)
     if not floats:
         return text

@@ -161,7 +161,7 @@ class RollReceipts:
     """Signs and checks receipts with the app's :class:`RollKeys`.
 
     Signing writes the compact JWS itself (RFC 7515 §7.1: the header's and the payload's
-    base64url, then the Ed25519 signature of both from ``cryptography``): the header is the
+    base64url, then the Ed25519 signature of both, :meth:`RollKey.sign`): the header is the
     same for every receipt, so it is encoded once, and going through PyJWT would cost more
     than the signature. PyJWT reads receipts (:meth:`verify`), and a test checks a token is
     byte for byte PyJWT's.
@@ -174,7 +174,7 @@ class RollReceipts:
         self._jws = PyJWS()
         header = {"alg": ALGORITHM, "kid": keys.signing.kid, "typ": "JOSE"}
         self._signing_prefix = _base64url(canonical_json(header, floats=False)) + b"."
-        self._sign = keys.signing.private.sign
+        self._sign = keys.signing.sign
 
     def sign(self, payload: ReceiptPayload) -> str:
         """``payload`` as a compact JWS, signed with the first key."""

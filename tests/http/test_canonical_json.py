@@ -82,8 +82,11 @@ json_values = st.recursive(
     | st.integers()
     | st.integers(min_value=2**1020, max_value=2**1030)
     | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.integers(min_value=SAFE - 2, max_value=SAFE + 2)  # either side of ±(2^53 − 1)
+    | st.integers(min_value=-SAFE - 2, max_value=-SAFE + 2)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
+    | st.text()
+    | st.text(alphabet="0123456789abcdef", min_size=16, max_size=40),  # digits in a string
     lambda children: (
         st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=6)
     ),
@@ -120,6 +123,27 @@ def test_a_json_document_digests_as_its_canonical_form(node):
     """Whitespace, key order and number spelling in the body sent do not change its digest."""
     expected = hashlib.sha256(rfc8785.dumps(reference(node))).hexdigest()
     assert json_sha256(json.dumps(node, indent=2, sort_keys=False).encode()) == expected
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        {"id": "8a00e6731234567890123456fa027e46", "faces": [8]},  # sixteen digits, a string's
+        {"id": "1234567890123456", "n": SAFE, "m": -SAFE},
+        {"id": "1234567890123456", "n": SAFE + 2},  # and a large integer beside them
+        {"id": "12345678901234567", "rows": [{"n": [-(SAFE + 2)]}]},
+        {"key 1234567890123456": 1, "x": 1234567890123456.5},
+        ["12345678901234567890", 2**64],
+    ],
+)
+def test_sixteen_digits_in_a_row_in_a_string_or_a_number_canonicalize_as_the_reference(node):
+    """Sixteen digits in a row send the text to have its numbers looked at, a hex id's as
+    well as a large integer's: only a number past ±(2^53 − 1) is written as a double."""
+    assert canonical_json(node) == rfc8785.dumps(reference(node))
+    assert (
+        json_sha256(json.dumps(node).encode())
+        == hashlib.sha256(rfc8785.dumps(reference(node))).hexdigest()
+    )
 
 
 def test_a_body_that_is_not_json_has_no_canonical_form():

@@ -492,3 +492,25 @@ def test_a_receipt_is_byte_for_byte_the_compact_jws_pyjwt_writes():
     assert receipts.sign(payload) == PyJWS().encode(
         text, key.private, algorithm="EdDSA", headers=headers
     )
+
+
+@settings(max_examples=50, deadline=None)
+@given(message=st.binary(max_size=2048))
+def test_libsodiums_signature_is_cryptographys_and_verifies_with_its_public_key(message):
+    """Receipts are signed by libsodium (PyNaCl) with the key cryptography loaded: the
+    signature verifies with cryptography's public key, and is the one it would write."""
+    key = RollKeys.generate().signing
+    signature = key.sign(message)
+
+    key.public.verify(signature, message)  # raises InvalidSignature if it does not hold
+    assert signature == key.private.sign(message)
+
+
+def test_a_key_from_roll_signing_keys_signs_as_cryptography_does():
+    """The same for a key loaded from a private JWK (jwcrypto's), not one generated."""
+    key = RollKeys.parse(json.dumps([new_key()])).signing
+    message = b"eyJhbGciOiJFZERTQSJ9.e30"
+
+    key.public.verify(key.sign(message), message)
+    assert key.sign(message) == key.private.sign(message)
+    assert key.secret.hex() not in repr(key)
