@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import msgspec
@@ -141,7 +141,7 @@ class Stored(Generic[S]):
     access_bytes: int = 0
     history_bytes: int = 0
     # Answers already encoded from this very copy (see SessionStore.rendered); never
-    # carried over by ``replace``, so a changed session is always encoded anew.
+    # carried over to a newer copy, so a changed session is always encoded anew.
     rendered: dict[str, bytes] = field(default_factory=dict, init=False, compare=False)
 
     @property
@@ -363,22 +363,18 @@ class SessionStore(Generic[S]):
             if copy is not None and copy.version != expected_version:
                 self._forget(session_id)
             elif access is not None or copy is not None:
-                written = _written(copy, state, access, expected_version + 1, ttl_ms)
                 self._remember(
                     session_id,
-                    replace(
-                        written,
-                        history=(
-                            (*written.history, *history) if written.history is not None else None
-                        ),
+                    _written(
+                        copy,
+                        state,
+                        access,
+                        expected_version + 1,
+                        ttl_ms,
+                        history,
                         state_bytes=len(encoded_state),
-                        access_bytes=len(encoded_access) or written.access_bytes,
-                        history_bytes=written.history_bytes
-                        + (
-                            sum(len(entry) for entry in entries)
-                            if written.history is not None
-                            else 0
-                        ),
+                        access_bytes=len(encoded_access),
+                        history_bytes=sum(len(entry) for entry in entries),
                     ),
                 )
             return Committed(version=expected_version + 1)
@@ -489,13 +485,42 @@ def _failed(error: RedisError) -> StoreError:
 
 
 def _written(
-    copy: Stored[S] | None, state: S, access: Access | None, version: int, ttl_ms: int
+    copy: Stored[S] | None,
+    state: S,
+    access: Access | None,
+    version: int,
+    ttl_ms: int,
+    history: Sequence[Value],
+    *,
+    state_bytes: int,
+    access_bytes: int,
+    history_bytes: int,
 ) -> Stored[S]:
-    """What this process knows of a session it has just written: a new one has no history;
-    otherwise the history is known only as far as the copy knew it."""
+    """What this process knows of a session it has just written: a new one's history is
+    what it appended; otherwise the history is known only as far as the copy knew it."""
+    expires_at = time.time() + ttl_ms / 1000
     if access is not None:
-        return Stored(version, state, access, ttl_ms, time.time() + ttl_ms / 1000, history=())
+        return Stored(
+            version,
+            state,
+            access,
+            ttl_ms,
+            expires_at,
+            tuple(history),
+            state_bytes=state_bytes,
+            access_bytes=access_bytes,
+            history_bytes=history_bytes,
+        )
     assert copy is not None
-    return replace(
-        copy, version=version, state=state, ttl_ms=ttl_ms, expires_at=time.time() + ttl_ms / 1000
+    known = copy.history is not None
+    return Stored(
+        version,
+        state,
+        copy.access,
+        ttl_ms,
+        expires_at,
+        (*copy.history, *history) if copy.history is not None else None,
+        state_bytes=state_bytes,
+        access_bytes=copy.access_bytes,
+        history_bytes=copy.history_bytes + (history_bytes if known else 0),
     )
