@@ -87,7 +87,6 @@ class _Plan:
     parameters: tuple[_Parameter, ...]
     headers_read: frozenset[bytes]
     providers: tuple[tuple[str, Callable[[], Any]], ...]
-    answers_response: bool
     encode: Callable[[Any], bytes]
     status: int
     headers: tuple[tuple[bytes, bytes], ...]
@@ -202,7 +201,6 @@ def _plan(handler: HTTPRouteHandler, scope: Scope) -> _Plan:
             | {parameter.header for parameter in parameters if parameter.header is not None}
         ),
         providers=tuple(providers),
-        answers_response=handler.parsed_fn_signature.return_type.is_subclass_of(Response),
         encode=encoder.encode,
         status=handler.status_code,
         headers=tuple(
