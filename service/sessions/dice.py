@@ -12,13 +12,14 @@ where a session's dice are chosen; a session created with ``receipts: true``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import msgspec
 
 from service.kernel.dice import RecordingDice
-from service.kernel.fairness import FairDice, Fairness, with_seed_revealed
+from service.kernel.fairness import FairDice, Fairness, session_fairness, with_seed_revealed
 from service.kernel.sessions import Applied
 from service.kernel.values import Value
 from service.sessions.receipts import receipts_asked
@@ -27,7 +28,14 @@ if TYPE_CHECKING:
     from service.kernel.dice import RandomSource
     from service.kernel.events import Event
 
-__all__ = ["FAIR_DICE_DESCRIPTION", "Ended", "SessionDice", "fairness_of", "revealed_closing"]
+__all__ = [
+    "FAIR_DICE_DESCRIPTION",
+    "Ended",
+    "SessionDice",
+    "fairness_of",
+    "revealed_closing",
+    "with_fairness",
+]
 
 S = TypeVar("S", bound=Value)
 Ended = Callable[[S], bool]
@@ -110,3 +118,26 @@ FAIR_DICE_DESCRIPTION = (
     "session ends, then it is revealed in the final state and in the event that ends it "
     "(or the closing event of a DELETE). With the table's dice, `fairness` is null."
 )
+
+
+def with_fairness(
+    applied: Applied[S],
+    rng: RandomSource,
+    *,
+    server_dice: bool,
+    client_seeds: dict[str, str] | None,
+    receipts: bool,
+    participants: Iterable[str],
+) -> Applied[S]:
+    """A new session as its rules set it up, with its ``fairness`` (a commitment when its
+    dice are the server's, ``kernel.fairness.session_fairness``, whose refusals it raises)
+    and whether it signs ``receipts``: how every kind of session is created."""
+    fairness = session_fairness(
+        rng,
+        server_dice=server_dice,
+        client_seeds=client_seeds,
+        receipts=receipts,
+        participants=participants,
+    )
+    state = msgspec.structs.replace(applied.state, fairness=fairness, receipts=receipts)
+    return dataclasses.replace(applied, state=state)

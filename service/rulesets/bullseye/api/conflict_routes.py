@@ -23,7 +23,6 @@ from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.dice import RandomSource
-from service.kernel.fairness import session_fairness
 from service.kernel.sessions import GM, Applied
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED
 from service.rulesets.bullseye.api.conflict_views import (
@@ -72,7 +71,7 @@ from service.rulesets.bullseye.rules.conflicts.forecast import (
 )
 from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
 from service.sessions.access import issue_tokens
-from service.sessions.dice import FAIR_DICE_DESCRIPTION
+from service.sessions.dice import FAIR_DICE_DESCRIPTION, with_fairness
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import session_host
 from service.sessions.params import (
@@ -246,16 +245,13 @@ class ConflictController(Controller):
             dice_source=data.dice_source,
             depletable_at_issue=data.depletable_at_issue,
         )
-        fairness = session_fairness(
+        applied = with_fairness(
+            applied,
             host.rng,
             server_dice=data.dice_source is DiceSource.SERVER,
             client_seeds=data.client_seeds,
             receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
-        )
-        applied = Applied(
-            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
-            applied.events,
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         conflict = applied.state

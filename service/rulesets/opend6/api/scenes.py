@@ -6,7 +6,6 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-import msgspec
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
@@ -19,9 +18,9 @@ from service.http.context import new_id
 from service.http.fast_json import FastJson
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.fairness import ClientSeeds, FairnessView, session_fairness
+from service.kernel.fairness import ClientSeeds, FairnessView
 from service.kernel.receipts import ReceiptsAsked
-from service.kernel.sessions import GM, Applied, require_gm
+from service.kernel.sessions import GM, require_gm
 from service.kernel.values import Value, as_view
 from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
 from service.rulesets.opend6.api.scene_views import (
@@ -47,7 +46,7 @@ from service.rulesets.opend6.rules.scenes.model import (
 from service.rulesets.opend6.rules.scenes.moves import SceneMove, SceneMoveType
 from service.rulesets.opend6.rules.scenes.play import apply, new_scene
 from service.sessions.access import issue_tokens
-from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice
+from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice, with_fairness
 from service.sessions.engine import Decision, SessionEngine, etag
 from service.sessions.host import SessionSpec, session_host
 from service.sessions.keys import SessionKind
@@ -331,16 +330,13 @@ class SceneController(Controller):
             players=data.players,
             participants=data.participants,
         )
-        fairness = session_fairness(
+        applied = with_fairness(
+            applied,
             host.rng,
             server_dice=data.rules.dice_source is SceneDiceSource.SERVER,
             client_seeds=data.client_seeds,
             receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
-        )
-        applied = Applied(
-            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
-            applied.events,
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         scene = applied.state

@@ -11,7 +11,6 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-import msgspec
 from litestar import Controller, Request, delete, get, post, route
 from litestar.enums import HttpMethod
 from litestar.openapi.datastructures import ResponseSpec
@@ -25,8 +24,7 @@ from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
-from service.kernel.fairness import ClientSeeds, session_fairness
-from service.kernel.sessions import Applied
+from service.kernel.fairness import ClientSeeds
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
 from service.rulesets.travelogue.api.game_views import (
@@ -54,7 +52,7 @@ from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import Seed
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
 from service.sessions.access import issue_tokens
-from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice
+from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice, with_fairness
 from service.sessions.engine import Decision, SessionEngine, etag
 from service.sessions.host import SessionSpec, session_host
 from service.sessions.keys import SessionKind
@@ -257,16 +255,13 @@ class GameController(Controller):
             flag_kinds=data.flag_kinds,
             at=_now(),
         )
-        fairness = session_fairness(
+        applied = with_fairness(
+            applied,
             host.rng,
             server_dice=data.dice_source is WhoseDice.SERVER and data.seed is None,
             client_seeds=data.client_seeds,
             receipts=data.receipts,
             participants=(sheet.player for sheet in data.bullseyes),
-        )
-        applied = Applied(
-            msgspec.structs.replace(applied.state, fairness=fairness, receipts=data.receipts),
-            applied.events,
         )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
         game = applied.state
