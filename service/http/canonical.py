@@ -28,6 +28,7 @@ __all__ = [
     "canonical_json",
     "canonical_json_without",
     "canonical_sha256",
+    "canonical_sha256_without",
     "json_sha256",
     "never_holds_floats",
 ]
@@ -61,6 +62,8 @@ _DIGITS_AS_ONES = bytes(0x31 if 0x30 <= byte <= 0x39 else 0x30 for byte in range
 _SIXTEEN_DIGITS = b"1" * 16
 _ASTRAL = re.compile(rb"[\xf0-\xf4]")
 _COMMA = ord(",")
+_SORTED = msgspec.json.Encoder(order="sorted")
+_sha256 = hashlib.sha256
 
 
 def _as_javascript_numbers(node: Any) -> Any:
@@ -160,7 +163,7 @@ def canonical_json(node: Any, *, floats: bool = True, large_integers: bool = Tru
         NotCanonicalizableError: ``node`` is not JSON, or too deep to walk.
     """
     try:
-        text = msgspec.json.encode(node, order="sorted")
+        text = _SORTED.encode(node)
     except (TypeError, RecursionError) as error:
         raise NotCanonicalizableError(str(error)) from None
     return _canonical(text, floats, large_integers)
@@ -209,39 +212,70 @@ def _shape(kind: type[msgspec.Struct], name: str) -> _Shape:
     return _Shape(name=encoded, member=member, float_fields=float_fields)
 
 
-def canonical_json_without(value: msgspec.Struct, name: str) -> bytes:
-    """The RFC 8785 text of the Struct ``value`` as a JSON object without its field
-    ``name`` (a receipt's answer without its ``receipt``), from one encoding.
+def _with_member(value: msgspec.Struct, name: str) -> tuple[bytes, int, int]:
+    """The RFC 8785 text of the Struct ``value`` as a JSON object, and the span of its
+    member ``name`` with the comma that goes with it, or an empty span when cutting by
+    bytes would not be safe (then the text is already without the member).
 
-    When the field is null, the text is ``value``'s own encoding with that member cut out:
-    found by its bytes (``"name":null`` outside a string, since the quotes in a string are
-    escaped), and cut only if it occurs once, so it can only be this object's own. Else
-    the value goes as builtins through :func:`canonical_json`. Floats are looked for only
-    when a field whose type may hold one is set.
-
-    Raises:
-        NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
+    A null member is cut from ``value``'s own key-sorted encoding: found by its bytes
+    (``"name":null`` outside a string, since the quotes in a string are escaped), and cut
+    only if it occurs once, so it can only be this object's own. It holds no digit, float
+    or non-ASCII character, so the text is checked (:func:`_canonical`) with it in place.
+    Else the value goes as builtins through :func:`canonical_json` without it. Floats are
+    looked for only when a field whose type may hold one is set.
     """
     shape = _shape(type(value), name)
-    floats = any(getattr(value, field) is not None for field in shape.float_fields)
+    floats = False
+    for field in shape.float_fields:
+        if getattr(value, field) is not None:
+            floats = True
+            break
     member = shape.member
     if member is not None and getattr(value, name) is None:
         try:
-            text = msgspec.json.encode(value, order="sorted")
+            text = _canonical(_SORTED.encode(value), floats)
         except (TypeError, RecursionError) as error:
             raise NotCanonicalizableError(str(error)) from None
-        if text.count(member) == 1:
-            start = text.index(member)
+        start = text.find(member)
+        if start > 0 and text.find(member, start + 1) < 0:
             end = start + len(member)
             if text[start - 1] == _COMMA:  # a member before it: cut the comma before
                 start -= 1
             elif text[end] == _COMMA:  # the first member: cut the comma after
                 end += 1
-            return _canonical(text[:start] + text[end:], floats)
+            return text, start, end
     node = msgspec.to_builtins(value, str_keys=True)
     if isinstance(node, dict):
         node.pop(shape.name, None)
-    return canonical_json(node, floats=floats)
+    return canonical_json(node, floats=floats), 0, 0
+
+
+def canonical_json_without(value: msgspec.Struct, name: str) -> bytes:
+    """The RFC 8785 text of the Struct ``value`` as a JSON object without its field
+    ``name`` (a receipt's answer without its ``receipt``), from one encoding
+    (:func:`_with_member`).
+
+    Raises:
+        NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
+    """
+    text, start, end = _with_member(value, name)
+    return text[:start] + text[end:] if end else text
+
+
+def canonical_sha256_without(value: msgspec.Struct, name: str) -> str:
+    """SHA-256 (lower-case hex) of :func:`canonical_json_without`, hashed around the cut
+    member rather than copied without it.
+
+    Raises:
+        NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
+    """
+    text, start, end = _with_member(value, name)
+    if not end:
+        return _sha256(text).hexdigest()
+    view = memoryview(text)
+    digest = _sha256(view[:start])
+    digest.update(view[end:])
+    return digest.hexdigest()
 
 
 def canonical_sha256(node: Any, *, floats: bool = True) -> str:
@@ -261,7 +295,7 @@ def json_sha256(body: bytes) -> str:
             node, floats = _NO_FLOATS.decode(body), False
         except msgspec.ValidationError:  # a float: read again, as it is
             node, floats = msgspec.json.decode(body), True
-        text = msgspec.json.encode(node, order="sorted")
+        text = _SORTED.encode(node)
     except (msgspec.DecodeError, RecursionError) as error:
         raise NotCanonicalizableError(str(error)) from None
     return hashlib.sha256(_canonical(text, floats)).hexdigest()

@@ -19,7 +19,6 @@ second injected dependency makes Litestar resolve them in a task group on every 
 from __future__ import annotations
 
 import binascii
-import hashlib
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -31,8 +30,8 @@ from msgspec import Meta
 from service.http.canonical import (
     NotCanonicalizableError,
     canonical_json,
-    canonical_json_without,
     canonical_sha256,
+    canonical_sha256_without,
     json_sha256,
 )
 from service.kernel.bounds import Timestamp
@@ -211,7 +210,7 @@ class RollReceipts:
             time=datetime.now(UTC),
             request_sha256=request_sha256,
             faces=tuple(dice.faces),
-            answer_sha256=hashlib.sha256(canonical_json_without(answer, "receipt")).hexdigest(),
+            answer_sha256=canonical_sha256_without(answer, "receipt"),
             dice_source=source,
         )
         return self.sign(payload)
