@@ -4,7 +4,10 @@ Each ASGI server serves the service and the baseline with the same workers; wrk 
 every scenario at fixed connections and duration, and each figure is reported with its
 ratio to that server's baseline, measured before the first scenario and after each one (a
 scenario's ratio is to the two beside it), so results compare across machines and a
-machine whose speed drifts during the run blurs them less. Timings are never asserted.
+machine whose speed drifts during the run blurs them less. The service's own CPU per
+request (its processes' user and system time over a scenario, over its requests) is shown
+beside each; scenario ``1s``, the check with ``receipt: true``, minus the check is what a
+signed receipt costs served (issue #26). Timings are never asserted.
 
 On a machine with two or more cores the servers are pinned to their own cores and wrk
 and Redis to core 0, so the load generator does not steal the server's CPU.
@@ -72,8 +75,10 @@ OPEND6_ROLL = "6. POST /v1/opend6/rolls"
 SELF_CONFLICT_CHECK = "7. POST /v1/self-conflict/checks"
 TRAVELOGUE_ACTION = "8. POST /v1/travelogue/games/{id}/actions"
 QUICK_SHOT_GAMBLE_ROUTE = "9. POST /v1/quick-shot/gambles"
+SIGNED_CHECKS = "1s POST /v1/checks, receipt: true"
 EVERY_SCENARIO = (
     CHECKS,
+    SIGNED_CHECKS,
     BATCH_20,
     VALIDATE,
     ROUNDS,
@@ -84,6 +89,7 @@ EVERY_SCENARIO = (
     QUICK_SHOT_GAMBLE_ROUTE,
 )
 SERVER_SCENARIOS = (CHECKS, ROUNDS)
+RECEIPT_TARGET_US = 60.0  # issue #26: the CPU a receipt may add to an answer
 
 
 def _pinning() -> tuple[list[str], list[str]]:
@@ -210,25 +216,45 @@ def _wrk(url: str, script: str, workdir: Path) -> dict[str, float]:
             "non2xx": float(errors[1]) if errors else 0.0}  # fmt: skip
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of a process and its descendants (the workers), in MiB."""
+def _family(pid: int) -> list[int]:
+    """A process and its descendants (the workers)."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             text = status.read_text()
         except OSError:
             continue
-        me = int(status.parent.name)
-        parents[me] = int(re.search(r"PPid:\s+(\d+)", text)[1])  # type: ignore[index]
-        found = re.search(r"VmRSS:\s+(\d+) kB", text)
-        rss[me] = int(found[1]) if found else 0
+        parents[int(status.parent.name)] = int(re.search(r"PPid:\s+(\d+)", text)[1])  # type: ignore[index]
     family, grew = {pid}, True
     while grew:
         children = {me for me, parent in parents.items() if parent in family} - family
         family |= children
         grew = bool(children)
-    return sum(rss.get(me, 0) for me in family) / 1024
+    return sorted(family)
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants (the workers), in MiB."""
+    total = 0
+    for me in _family(pid):
+        try:
+            found = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{me}/status").read_text())
+        except OSError:
+            continue
+        total += int(found[1]) if found else 0
+    return total / 1024
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user and system, every thread) a process and its descendants have used."""
+    ticks = 0
+    for me in _family(pid):
+        try:
+            fields = Path(f"/proc/{me}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (proc(5), after the name)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 async def _create_conflicts(base: str, count: int) -> list[tuple[str, str]]:
@@ -396,6 +422,7 @@ def _measure_server(
         players = asyncio.run(_create_games(base, TRAVELOGUE_GAMES))
         plan: dict[str, tuple[str, str]] = {
             CHECKS: (base + "/v1/checks", _lua(CHECK)),
+            SIGNED_CHECKS: (base + "/v1/checks", _lua({**CHECK, "receipt": True})),
             BATCH_20: (base + "/v1/checks/batch", _lua(BATCH)),
             VALIDATE: (base + "/v1/characters/validate", _lua(VALID_CHARACTER)),
             ROUNDS: (base, _lua(ROUND, [(path + "/rounds", token) for path, token in targets])),
@@ -415,10 +442,11 @@ def _measure_server(
         baselines = [_wrk(baseline_url, _lua(CHECK), workdir)]
         results = {}
         for name in scenarios:
-            busy = _redis_microseconds(store)
+            busy, cpu = _redis_microseconds(store), _cpu_seconds(service.pid)
             results[name] = _wrk(plan[name][0], plan[name][1], workdir)
-            spent = _redis_microseconds(store) - busy
-            results[name]["redis_us"] = spent / results[name]["requests"]
+            requests = results[name]["requests"]
+            results[name]["cpu_us"] = (_cpu_seconds(service.pid) - cpu) / requests * 1e6
+            results[name]["redis_us"] = (_redis_microseconds(store) - busy) / requests
             baselines.append(_wrk(baseline_url, _lua(CHECK), workdir))
             results[name]["baseline_rps"] = (baselines[-2]["rps"] + baselines[-1]["rps"]) / 2
         mean = {key: sum(run[key] for run in baselines) / len(baselines) for key in baselines[0]}
@@ -461,6 +489,11 @@ def _data_bytes(store: redis.Redis) -> int:
     return int(memory["used_memory"]) - int(memory.get("mem_clients_normal", 0))
 
 
+def _cpu_column(figures: dict[str, float]) -> str:
+    """The service's CPU per request (the baseline's is not measured)."""
+    return f"{figures['cpu_us']:10.1f}" if "cpu_us" in figures else f"{'':>10}"
+
+
 def _report(
     measured: dict[str, tuple[Results, float]], per_conflict: float, engine: tuple[float, float]
 ) -> None:
@@ -470,7 +503,7 @@ def _report(
         f"{WORKERS} worker(s), {pinned}, {os.cpu_count()} cores\n"
     )
     print(f"{'server':8} {'scenario':42} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
-          f"{'p99 ms':>7} {'non-2xx':>7} {'Redis µs/req':>12}")  # fmt: skip
+          f"{'p99 ms':>7} {'non-2xx':>7} {'Redis µs/req':>12} {'CPU µs/req':>10}")  # fmt: skip
     for server, (results, _rss) in measured.items():
         baseline = results["baseline (mean)"]["rps"]
         for name, figures in results.items():
@@ -480,7 +513,7 @@ def _report(
             print(
                 f"{server:8} {name:42} {figures['rps']:9.0f} {figures['rps'] / beside:6.2f} "
                 f"{figures['p50']:7.2f} {figures['p99']:7.2f} {figures['non2xx']:7.0f} "
-                f"{figures['redis_us']:12.1f}"
+                f"{figures['redis_us']:12.1f} {_cpu_column(figures)}"
             )
         print()
     first, (results, rss) = next(iter(measured.items()))
@@ -511,7 +544,7 @@ def _report(
         f"engine: one check in-process {ours:.2f} µs; d20 '1d20+4+2-1' {theirs:.2f} µs; "
         f"{theirs / ours:.1f}× faster"
     )
-    print("\ntargets (issues #6, #15 and #25; reported, never asserted):")
+    print("\ntargets (issues #6, #15, #25 and #26; reported, never asserted):")
     ratio_goals = [
         (CHECKS, 0.90, "#6/#15"),
         (CHECKS, 0.85, "#25"),
@@ -534,6 +567,7 @@ def _report(
     if BATCH_20 in results:
         checks = results[BATCH_20]["rps"] * 20 / results[BATCH_20]["baseline_rps"]
         targets.append(("batch of 20: checks/s ≥ 8× baseline req/s", checks, 8.0))
+
     targets += [
         ("in-process check ≥ 10× faster than d20", theirs / ours, 10.0),
         ("≤ 2 KiB Redis per open 4-player conflict", 2048 / per_conflict, 1.0),
@@ -544,6 +578,14 @@ def _report(
         p99 = results[name]["p99"]
         met = "met    " if p99 <= ceiling else "NOT met"
         print(f"  {met} p99 ≤ {ceiling} ms, {name}: {p99:.1f} ms")
+    if SIGNED_CHECKS in results:  # the service's CPU per answer, signed and not
+        added = results[SIGNED_CHECKS]["cpu_us"] - results[CHECKS]["cpu_us"]
+        met = "met    " if added <= RECEIPT_TARGET_US else "NOT met"
+        print(
+            f"  {met} a receipt adds ≤ {RECEIPT_TARGET_US:g} µs CPU per answer, served: "
+            f"{added:.1f} µs ({results[CHECKS]['cpu_us']:.1f} a check, "
+            f"{results[SIGNED_CHECKS]['cpu_us']:.1f} signed)"
+        )
 
 
 def main() -> int:
