@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from service.http.canonical import canonical_sha256, json_sha256, never_holds_floats
+from service.http.canonical import (
+    canonical_sha256,
+    canonical_sha256_without,
+    json_sha256,
+    never_holds_floats,
+)
 from service.http.receipts import ReceiptPayload, RollReceipts
 from service.kernel.receipts import SessionReceipt
 from service.kernel.values import Value
@@ -87,23 +92,28 @@ def signed_answer(
 ) -> bytes:
     """The JSON of ``body`` (an object) with its ``receipt``, signed over ``body`` without
     it: set on a Struct that declares the field, else added as the object's last member."""
+
+    def token(answer_sha256: str) -> str:
+        return receipts.sign(
+            ReceiptPayload(
+                ruleset=ruleset,
+                operation=operation,
+                id=answer_id,
+                time=datetime.now(UTC),
+                request_sha256=json_sha256(request_body) if request_body.strip() else _EMPTY_SHA256,
+                faces=tuple(faces),
+                answer_sha256=answer_sha256,
+                dice_source="server",
+            )
+        )
+
+    if isinstance(body, msgspec.Struct) and "receipt" in body.__struct_fields__:
+        signed = token(canonical_sha256_without(body, "receipt"))
+        return _json.encode(msgspec.structs.replace(body, receipt=signed))
     node: Any = msgspec.to_builtins(body, str_keys=True)
     if not isinstance(node, dict):
         raise TypeError(f"A session answer to sign is a JSON object, not {type(body)}")
     node.pop("receipt", None)
     floats = not (isinstance(body, msgspec.Struct) and never_holds_floats(type(body)))
-    payload = ReceiptPayload(
-        ruleset=ruleset,
-        operation=operation,
-        id=answer_id,
-        time=datetime.now(UTC),
-        request_sha256=json_sha256(request_body) if request_body.strip() else _EMPTY_SHA256,
-        faces=tuple(faces),
-        answer_sha256=canonical_sha256(node, floats=floats),
-        dice_source="server",
-    )
-    token = receipts.sign(payload)
-    if isinstance(body, msgspec.Struct) and "receipt" in body.__struct_fields__:
-        return _json.encode(msgspec.structs.replace(body, receipt=token))
-    node["receipt"] = token
+    node["receipt"] = token(canonical_sha256(node, floats=floats))
     return _json.encode(node)
