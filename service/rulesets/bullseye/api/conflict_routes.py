@@ -11,12 +11,12 @@ import time
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, delete, get, post, route
-from litestar.enums import HttpMethod
+from litestar import Controller, Request, delete, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 from litestar.response import Response
 
+from service.http.allow import allow
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.fast_json import FastJson
@@ -269,16 +269,7 @@ class ConflictController(Controller):
             headers={"Location": f"/v1/conflicts/{conflict.id}", "ETag": etag(version)},
         )
 
-    @route(
-        "/{conflict_id:str}",
-        http_method=[HttpMethod.OPTIONS],
-        include_in_schema=False,
-        sync_to_thread=False,
-    )
-    def conflict_options(self) -> Response[None]:
-        """Allow lists every method of the path (Litestar's automatic OPTIONS lists only the
-        first handler registered for a shared path)."""
-        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+    options = allow("/{conflict_id:str}", "DELETE, GET, OPTIONS")
 
     @get(
         "/{conflict_id:str}",

@@ -11,13 +11,13 @@ import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from litestar import Controller, Request, delete, get, post, route
-from litestar.enums import HttpMethod
+from litestar import Controller, Request, delete, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 from litestar.response import Response
 from msgspec import Meta
 
+from service.http.allow import allow
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.fast_json import FastJson
@@ -277,17 +277,7 @@ class GameController(Controller):
             headers={"Location": f"/v1/travelogue/games/{game.id}", "ETag": etag(version)},
         )
 
-    @route(
-        "/{game_id:str}",
-        http_method=[HttpMethod.OPTIONS],
-        include_in_schema=False,
-        sync_to_thread=False,
-    )
-    def allowed_methods(self) -> Response[None]:
-        """Allow lists every method of the path (Litestar's own lists only the first). Named
-        to sort before the path's other handlers: Litestar registers a controller's
-        handlers by name, and its automatic OPTIONS comes with the first one."""
-        return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS"})
+    options = allow("/{game_id:str}", "DELETE, GET, OPTIONS")
 
     @get(
         "/{game_id:str}",
