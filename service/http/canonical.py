@@ -191,9 +191,33 @@ def _canonical(text: bytes, floats: bool, large_integers: bool = True) -> bytes:
     return text
 
 
+def _declares_a_set(kind: types.Type, seen: set[type]) -> bool:
+    """Whether a set or frozenset is declared anywhere in ``kind``: a key-sorted encoding
+    sorts its items, where the answer as sent keeps their order. (A value typed ``Any`` is
+    taken to hold JSON, as everything an answer holds.)"""
+    if isinstance(kind, (types.SetType, types.FrozenSetType)):
+        return True
+    if isinstance(kind, types.Metadata):
+        return _declares_a_set(kind.type, seen)
+    if isinstance(kind, (types.StructType, types.DataclassType, types.TypedDictType)):
+        if kind.cls in seen:
+            return False
+        seen.add(kind.cls)
+        return any(_declares_a_set(field.type, seen) for field in kind.fields)
+    if isinstance(kind, types.UnionType):
+        return any(_declares_a_set(member, seen) for member in kind.types)
+    if isinstance(kind, types.TupleType):
+        return any(_declares_a_set(item, seen) for item in kind.item_types)
+    if isinstance(kind, (types.ListType, types.VarTupleType)):
+        return _declares_a_set(kind.item_type, seen)
+    if isinstance(kind, types.DictType):
+        return _declares_a_set(kind.value_type, seen)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class _Shape:
-    """What :func:`canonical_json_without` needs to know of a Struct type, found once."""
+    """What :func:`_with_member` needs to know of a Struct type, found once."""
 
     name: str  # the left-out field's name in JSON
     member: bytes | None  # the left-out field as encoded when null; None: no shortcut
@@ -206,8 +230,11 @@ def _shape(kind: type[msgspec.Struct], name: str) -> _Shape:
     assert isinstance(info, types.StructType)
     float_fields = tuple(field.name for field in info.fields if _may_hold_floats(field.type, set()))
     encoded = next((field.encode_name for field in info.fields if field.name == name), name)
-    # Encoded as an object, every field written even at its default: the member is there.
-    plain = not (info.array_like or kind.__struct_config__.omit_defaults)
+    # Encoded as an object, every field written even at its default: the member is there;
+    # and no set whose items the key-sorted encoding would put in another order.
+    plain = not (
+        info.array_like or kind.__struct_config__.omit_defaults or _declares_a_set(info, set())
+    )
     member = msgspec.json.encode(encoded) + b":null" if plain else None
     return _Shape(name=encoded, member=member, float_fields=float_fields)
 
@@ -219,10 +246,12 @@ def _with_member(value: msgspec.Struct, name: str) -> tuple[bytes, int, int]:
 
     A null member is cut from ``value``'s own key-sorted encoding: found by its bytes
     (``"name":null`` outside a string, since the quotes in a string are escaped), and cut
-    only if it occurs once, so it can only be this object's own. It holds no digit, float
-    or non-ASCII character, so the text is checked (:func:`_canonical`) with it in place.
-    Else the value goes as builtins through :func:`canonical_json` without it. Floats are
-    looked for only when a field whose type may hold one is set.
+    only if it occurs once, so it can only be this object's own. Bounded by braces and
+    commas, it cannot join a run of digits, so the text is checked (:func:`_canonical`)
+    with it in place. Else — a Struct that omits defaults or declares a set, a dict keyed
+    by other than strings, a receipt already set — the value goes as builtins through
+    :func:`canonical_json` without it. Floats are looked for only when a field whose type
+    may hold one is set.
     """
     shape = _shape(type(value), name)
     floats = False
@@ -234,7 +263,9 @@ def _with_member(value: msgspec.Struct, name: str) -> tuple[bytes, int, int]:
     if member is not None and getattr(value, name) is None:
         try:
             text = _canonical(_SORTED.encode(value), floats)
-        except (TypeError, RecursionError) as error:
+        except TypeError:  # a dict with keys other than strings: its builtins say them so
+            text = b""
+        except RecursionError as error:
             raise NotCanonicalizableError(str(error)) from None
         start = text.find(member)
         if start > 0 and text.find(member, start + 1) < 0:
@@ -244,7 +275,10 @@ def _with_member(value: msgspec.Struct, name: str) -> tuple[bytes, int, int]:
             elif text[end] == _COMMA:  # the first member: cut the comma after
                 end += 1
             return text, start, end
-    node = msgspec.to_builtins(value, str_keys=True)
+    try:
+        node = msgspec.to_builtins(value, str_keys=True)
+    except (TypeError, RecursionError) as error:
+        raise NotCanonicalizableError(str(error)) from None
     if isinstance(node, dict):
         node.pop(shape.name, None)
     return canonical_json(node, floats=floats), 0, 0

@@ -254,6 +254,33 @@ def test_a_member_is_cut_only_where_it_is_this_objects_own(value):
     assert_without_as_the_reference(value)
 
 
+class Keyed(msgspec.Struct):
+    by_face: dict[int, str]
+    receipt: str | None = None
+
+
+class Tagged(msgspec.Struct):
+    tags: frozenset[str]
+    receipt: str | None = None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Keyed(by_face={10: "ten", 2: "two"}),  # integer keys: sent as strings
+        Tagged(tags=frozenset({"zeta", "alpha", "mid", "beta", "omega"})),  # in its own order
+    ],
+)
+def test_the_digest_is_of_the_answer_as_it_is_sent(value):
+    """What a verifier holds is the JSON sent (msgspec's plain encoding), not the Struct:
+    keys other than strings, and a set's items in the order it is sent, digest as that."""
+    sent = json.loads(msgspec.json.encode(value))
+    sent.pop("receipt")
+    expected = rfc8785.dumps(sent)
+    assert canonical_json_without(value, "receipt") == expected
+    assert canonical_sha256_without(value, "receipt") == hashlib.sha256(expected).hexdigest()
+
+
 def test_a_renamed_member_is_left_out_by_its_json_name():
     value = Renamed(the_value={"receiptToken": None})
     assert canonical_json_without(value, "receipt_token") == b'{"theValue":{"receiptToken":null}}'
