@@ -178,12 +178,17 @@ async def _scenarios(driver: Driver, conflicts: int) -> dict[str, Callable[[int]
 async def _run(
     driver: Driver, make: Callable[[int], Request], count: int, concurrency: int
 ) -> list[float]:
-    """Per-request latencies (s) of ``count`` requests, ``concurrency`` in flight."""
+    """Per-request latencies (s) of ``count`` requests, ``concurrency`` in flight. The
+    first answer that is not 2xx stops the run once the requests in flight have answered
+    (ending at once would cancel them, and the service would log each as a 500)."""
     latencies: list[float] = []
     counter = iter(range(count))
+    refused: list[str] = []
 
     async def client() -> None:
         for i in counter:
+            if refused:
+                return
             method, path, body, headers = make(i)
             started = time.perf_counter()
             # A task per request, as a server runs them (so lines and writes batch per turn).
@@ -192,9 +197,11 @@ async def _run(
             )
             latencies.append(time.perf_counter() - started)
             if status >= 300:
-                raise SystemExit(f"{method} {path}: {status} {answer[:300]!r}")
+                refused.append(f"{method} {path}: {status} {answer[:300]!r}")
 
     await asyncio.gather(*(client() for _ in range(concurrency)))
+    if refused:
+        raise SystemExit(refused[0])
     return latencies
 
 
@@ -242,6 +249,8 @@ async def main(arguments: argparse.Namespace) -> None:
     with ExitStack() as stack:
         os.environ.setdefault("REDIS_URL", stack.enter_context(EmbeddedRedis()))
         real_stderr = sys.stderr
+        # Put back however this ends, so that a refusal's SystemExit is read where it is said.
+        stack.callback(setattr, sys, "stderr", real_stderr)
         sys.stderr = stack.enter_context(open(os.devnull, "w"))
         app: Litestar = create_app(worker=True)
         service = Driver(app)

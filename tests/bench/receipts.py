@@ -92,6 +92,8 @@ async def measure(requests: int, rounds: int) -> Cost:
     with ExitStack() as stack:
         os.environ.setdefault("REDIS_URL", stack.enter_context(EmbeddedRedis()))
         real_stderr = sys.stderr
+        # Put back however this ends, so that a refusal's SystemExit is read where it is said.
+        stack.callback(setattr, sys, "stderr", real_stderr)
         sys.stderr = stack.enter_context(open(os.devnull, "w"))
         app = create_app(worker=True)
         driver = Driver(app)
