@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,34 +123,63 @@ _NO_FLOAT_TYPES = (
 )
 
 
-def _may_hold_floats(kind: types.Type, seen: set[type]) -> bool:
-    if isinstance(kind, types.Metadata):  # a type's description or JSON Schema extras
-        return _may_hold_floats(kind.type, seen)
-    if isinstance(kind, _NO_FLOAT_TYPES):
+# Types whose values are made of other types' values: looked inside, never judged alone.
+_CONTAINERS = (
+    types.Metadata,  # a type's description or JSON Schema extras
+    types.StructType,
+    types.DataclassType,
+    types.TypedDictType,
+    types.UnionType,
+    types.TupleType,
+    types.ListType,
+    types.VarTupleType,
+    types.SetType,
+    types.FrozenSetType,
+    types.DictType,
+)
+
+
+def _types_within(kind: types.Type, seen: set[type] | None = None) -> Iterator[types.Type]:
+    """``kind`` and every type inside it: fields, union members, items, dict values; each
+    Struct, dataclass or TypedDict once (so a recursive one ends)."""
+    seen = set() if seen is None else seen
+    yield kind
+    inner: list[types.Type] = []
+    if isinstance(kind, types.Metadata):
+        inner = [kind.type]
+    elif isinstance(kind, (types.StructType, types.DataclassType, types.TypedDictType)):
+        if kind.cls not in seen:
+            seen.add(kind.cls)
+            inner = [field.type for field in kind.fields]
+    elif isinstance(kind, types.UnionType):
+        inner = list(kind.types)
+    elif isinstance(kind, types.TupleType):
+        inner = list(kind.item_types)
+    elif isinstance(kind, (types.ListType, types.VarTupleType, types.SetType, types.FrozenSetType)):
+        inner = [kind.item_type]
+    elif isinstance(kind, types.DictType):
+        inner = [kind.value_type]
+    for each in inner:
+        yield from _types_within(each, seen)
+
+
+def _may_be_a_float(kind: types.Type) -> bool:
+    if isinstance(kind, (_CONTAINERS, _NO_FLOAT_TYPES)):
         return False
     if isinstance(kind, types.EnumType):
         return any(isinstance(member.value, float) for member in kind.cls)
-    if isinstance(kind, types.StructType):
-        if kind.cls in seen:
-            return False
-        seen.add(kind.cls)
-        return any(_may_hold_floats(field.type, seen) for field in kind.fields)
-    if isinstance(kind, types.UnionType):
-        return any(_may_hold_floats(member, seen) for member in kind.types)
-    if isinstance(kind, (types.ListType, types.VarTupleType, types.SetType, types.FrozenSetType)):
-        return _may_hold_floats(kind.item_type, seen)
-    if isinstance(kind, types.TupleType):
-        return any(_may_hold_floats(item, seen) for item in kind.item_types)
-    if isinstance(kind, types.DictType):
-        return _may_hold_floats(kind.value_type, seen)
     return True  # a float, Any, or a type not looked into
+
+
+def _may_hold_floats(kind: types.Type) -> bool:
+    return any(_may_be_a_float(each) for each in _types_within(kind))
 
 
 @functools.cache
 def never_holds_floats(kind: type) -> bool:
     """Whether no value of the Struct type ``kind`` can hold a float, from its annotations
     (canonical_json then skips looking for floats)."""
-    return not _may_hold_floats(types.type_info(kind), set())
+    return not _may_hold_floats(types.type_info(kind))
 
 
 def canonical_json(node: Any, *, floats: bool = True, large_integers: bool = True) -> bytes:
@@ -191,28 +221,12 @@ def _canonical(text: bytes, floats: bool, large_integers: bool = True) -> bytes:
     return text
 
 
-def _declares_a_set(kind: types.Type, seen: set[type]) -> bool:
+def _declares_a_set(kind: types.Type) -> bool:
     """Whether a set or frozenset is declared anywhere in ``kind``: a key-sorted encoding
     sorts its items, where the answer as sent keeps their order. (A value typed ``Any`` is
     taken to hold JSON, as everything an answer holds.)"""
-    if isinstance(kind, (types.SetType, types.FrozenSetType)):
-        return True
-    if isinstance(kind, types.Metadata):
-        return _declares_a_set(kind.type, seen)
-    if isinstance(kind, (types.StructType, types.DataclassType, types.TypedDictType)):
-        if kind.cls in seen:
-            return False
-        seen.add(kind.cls)
-        return any(_declares_a_set(field.type, seen) for field in kind.fields)
-    if isinstance(kind, types.UnionType):
-        return any(_declares_a_set(member, seen) for member in kind.types)
-    if isinstance(kind, types.TupleType):
-        return any(_declares_a_set(item, seen) for item in kind.item_types)
-    if isinstance(kind, (types.ListType, types.VarTupleType)):
-        return _declares_a_set(kind.item_type, seen)
-    if isinstance(kind, types.DictType):
-        return _declares_a_set(kind.value_type, seen)
-    return False
+    sets = (types.SetType, types.FrozenSetType)
+    return any(isinstance(each, sets) for each in _types_within(kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,13 +242,11 @@ class _Shape:
 def _shape(kind: type[msgspec.Struct], name: str) -> _Shape:
     info = types.type_info(kind)
     assert isinstance(info, types.StructType)
-    float_fields = tuple(field.name for field in info.fields if _may_hold_floats(field.type, set()))
+    float_fields = tuple(field.name for field in info.fields if _may_hold_floats(field.type))
     encoded = next((field.encode_name for field in info.fields if field.name == name), name)
     # Encoded as an object, every field written even at its default: the member is there;
     # and no set whose items the key-sorted encoding would put in another order.
-    plain = not (
-        info.array_like or kind.__struct_config__.omit_defaults or _declares_a_set(info, set())
-    )
+    plain = not (info.array_like or kind.__struct_config__.omit_defaults or _declares_a_set(info))
     member = msgspec.json.encode(encoded) + b":null" if plain else None
     return _Shape(name=encoded, member=member, float_fields=float_fields)
 
