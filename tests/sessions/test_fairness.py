@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
 
 import msgspec
 import pytest
@@ -87,65 +88,55 @@ def test_a_new_fairness_draws_its_seed_from_the_server_dice_and_shows_no_seed() 
     assert fairness.secret not in msgspec.json.encode(view).decode()
 
 
-def test_client_seeds_must_name_participants_and_need_server_dice() -> None:
-    with pytest.raises(RulesError) as caught:
-        session_fairness(
-            random.Random(1),
-            server_dice=True,
-            client_seeds={"ana": "a", "zed": "z"},
-            receipts=False,
-            participants=("gm", "ana"),
-        )
-    assert caught.value.code == "unknown-seed-participant"
-    assert [c.pointer for c in caught.value.concerns] == ["/client_seeds/zed"]
-    with pytest.raises(RulesError) as caught:
-        session_fairness(
-            random.Random(1),
-            server_dice=False,
-            client_seeds={"ana": "a"},
-            receipts=False,
-            participants=("ana",),
-        )
-    assert caught.value.code == "client-seeds-without-server-dice"
-    assert (
-        session_fairness(
-            random.Random(1),
-            server_dice=False,
-            client_seeds=None,
-            receipts=False,
-            participants=(),
-        )
-        is None
+def _fairness(
+    *,
+    server_dice: bool,
+    client_seeds: dict[str, str] | None = None,
+    receipts: bool = False,
+    participants: tuple[str, ...] = (),
+) -> Fairness | None:
+    return session_fairness(
+        random.Random(1),
+        server_dice=server_dice,
+        client_seeds=client_seeds,
+        receipts=receipts,
+        participants=participants,
     )
+
+
+def _refusal(**asked: Any) -> RulesError:
+    with pytest.raises(RulesError) as caught:
+        _fairness(**asked)
+    return caught.value
+
+
+def test_client_seeds_must_name_participants_and_need_server_dice() -> None:
+    refused = _refusal(
+        server_dice=True, client_seeds={"ana": "a", "zed": "z"}, participants=("gm", "ana")
+    )
+    assert refused.code == "unknown-seed-participant"
+    assert [c.pointer for c in refused.concerns] == ["/client_seeds/zed"]
+    refused = _refusal(server_dice=False, client_seeds={"ana": "a"}, participants=("ana",))
+    assert refused.code == "client-seeds-without-server-dice"
+    assert _fairness(server_dice=False) is None
 
 
 def test_receipts_need_server_dice_and_every_refusal_comes_at_once() -> None:
     """What only server dice give — client seeds and receipts — refused together, each at
     its member; with server dice receipts are no concern of the fairness."""
-    with pytest.raises(RulesError) as caught:
-        session_fairness(
-            random.Random(1), server_dice=False, client_seeds={}, receipts=True, participants=()
-        )
-    assert caught.value.code == "receipts-without-server-dice"
-    assert [(c.code, c.pointer) for c in caught.value.concerns] == [
+    refused = _refusal(server_dice=False, client_seeds={}, receipts=True)
+    assert refused.code == "receipts-without-server-dice"
+    assert [(c.code, c.pointer) for c in refused.concerns] == [
         ("receipts-without-server-dice", "/receipts")
     ]
-    with pytest.raises(RulesError) as caught:
-        session_fairness(
-            random.Random(1),
-            server_dice=False,
-            client_seeds={"ana": "a"},
-            receipts=True,
-            participants=("ana",),
-        )
-    assert [(c.code, c.pointer) for c in caught.value.concerns] == [
+    refused = _refusal(
+        server_dice=False, client_seeds={"ana": "a"}, receipts=True, participants=("ana",)
+    )
+    assert [(c.code, c.pointer) for c in refused.concerns] == [
         ("client-seeds-without-server-dice", "/client_seeds"),
         ("receipts-without-server-dice", "/receipts"),
     ]
-    fair = session_fairness(
-        random.Random(1), server_dice=True, client_seeds=None, receipts=True, participants=()
-    )
-    assert fair is not None
+    assert _fairness(server_dice=True, receipts=True) is not None
 
 
 class Table(Value, frozen=True, kw_only=True):
