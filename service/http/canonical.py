@@ -27,7 +27,6 @@ import rfc8785
 __all__ = [
     "NotCanonicalizableError",
     "canonical_json",
-    "canonical_json_without",
     "canonical_sha256",
     "canonical_sha256_without",
     "json_sha256",
@@ -296,21 +295,11 @@ def _with_member(value: msgspec.Struct, name: str) -> tuple[bytes, int, int]:
     return canonical_json(node, floats=floats), 0, 0
 
 
-def canonical_json_without(value: msgspec.Struct, name: str) -> bytes:
-    """The RFC 8785 text of the Struct ``value`` as a JSON object without its field
-    ``name`` (a receipt's answer without its ``receipt``), from one encoding
-    (:func:`_with_member`).
-
-    Raises:
-        NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
-    """
-    text, start, end = _with_member(value, name)
-    return text[:start] + text[end:] if end else text
-
-
 def canonical_sha256_without(value: msgspec.Struct, name: str) -> str:
-    """SHA-256 (lower-case hex) of :func:`canonical_json_without`, hashed around the cut
-    member rather than copied without it.
+    """SHA-256 (lower-case hex) of the RFC 8785 text of the Struct ``value`` as a JSON
+    object without its field ``name`` (a receipt's answer without its ``receipt``): from one
+    encoding (:func:`_with_member`), hashed around the cut member rather than copied
+    without it.
 
     Raises:
         NotCanonicalizableError: ``value`` is not JSON, or too deep to walk.
