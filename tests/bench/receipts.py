@@ -24,6 +24,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from tests.bench.bodies import CHECK
+from tests.bench.machine import machine
 from tests.bench.profile import Driver, _run
 
 SIGNED = {**CHECK, "receipt": True}
@@ -124,7 +125,7 @@ def report(requests: int = 3000, rounds: int = 5) -> None:
     cost = asyncio.run(measure(requests, rounds))
     print(
         f"\nthe cost per signed answer (issue #26): POST /v1/checks in process, best of "
-        f"{rounds} rounds x {requests}, load average {os.getloadavg()[0]:.1f}"
+        f"{rounds} rounds x {requests}, load average {os.getloadavg()[0]:.1f}; {machine()}"
     )
     print(
         f"  without receipt {cost.plain:.1f} µs CPU, receipt: true {cost.signed:.1f} µs: "
@@ -143,7 +144,7 @@ async def main(arguments: argparse.Namespace) -> None:
         f"RollReceipts.signed alone {cost.alone:7.1f} µs (Ed25519 signature alone "
         f"{cost.signature:.1f} µs)"
     )
-    print(f"load average {os.getloadavg()[0]:.1f}")
+    print(f"load average {os.getloadavg()[0]:.1f}; {machine()}")
     print(_target_line(cost))
 
 

@@ -55,6 +55,7 @@ from tests.bench.bodies import (
     ROUND,
     SELF_CONFLICT_CHECK_BODY,
 )
+from tests.bench.machine import machine
 from tests.bench.odds import report as odds_report
 from tests.support.served import ROOT, free_port
 
@@ -502,7 +503,7 @@ def _report(
     pinned = "server on its own core(s), wrk and Redis on core 0" if SERVER_CORES else "unpinned"
     print(
         f"\nmake bench — {SECONDS} s per scenario, {CONNECTIONS} connections, wrk -t1, "
-        f"{WORKERS} worker(s), {pinned}, {os.cpu_count()} cores\n"
+        f"{WORKERS} worker(s), {pinned}; {machine()}\n"
     )
     print(f"{'server':8} {'scenario':42} {'req/s':>9} {'ratio':>6} {'p50 ms':>7} "
           f"{'p99 ms':>7} {'non-2xx':>7} {'Redis µs/req':>12} {'CPU µs/req':>10}")  # fmt: skip
