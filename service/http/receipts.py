@@ -18,6 +18,7 @@ second injected dependency makes Litestar resolve them in a task group on every 
 
 from __future__ import annotations
 
+import asyncio
 import binascii
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -147,6 +148,20 @@ class Verdict(Value, frozen=True, kw_only=True):
     ]
 
 
+# A receipt waiting for its turn's end: the future its handler awaits, then signed's arguments.
+_Asked = tuple["asyncio.Future[Any]", msgspec.Struct, RandomSource, Any, str, str, bool]
+
+
+class _Turn:
+    """The receipts asked in one turn of an event loop."""
+
+    __slots__ = ("asked", "waiting")
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self.waiting: list[_Asked] = []
+
+
 _BASE64URL = bytes.maketrans(b"+/", b"-_")
 _SAFE_INTEGER = 2**53 - 1
 
@@ -166,11 +181,14 @@ class RollReceipts:
     byte for byte PyJWT's.
     """
 
-    __slots__ = ("_jws", "_sign", "_signing_prefix", "keys")
+    __slots__ = ("_busy", "_jws", "_sign", "_signing_prefix", "_turns", "keys")
 
     def __init__(self, keys: RollKeys) -> None:
         self.keys = keys
         self._jws = PyJWS()
+        # Per event loop (tests may drive one app from two): the receipts asked this turn.
+        self._turns: dict[asyncio.AbstractEventLoop, _Turn] = {}
+        self._busy = False  # the last turn that ended asked for more than one receipt
         header = {"alg": ALGORITHM, "kid": keys.signing.kid, "typ": "JOSE"}
         self._signing_prefix = _base64url(canonical_json(header, floats=False)) + b"."
         self._sign = keys.signing.sign
@@ -234,6 +252,54 @@ class RollReceipts:
             answer, dice, request, ruleset=ruleset, operation=operation, table=table
         )
         return msgspec.structs.replace(answer, receipt=token)
+
+    async def in_turn(
+        self,
+        answer: A,
+        dice: RecordingDice,
+        request: Any,
+        *,
+        ruleset: str,
+        operation: str,
+        table: bool,
+    ) -> A:
+        """:meth:`signed`, at once when the event loop is quiet, else together with the other
+        receipts asked in this turn of the loop, one after another as soon as it ends.
+
+        Under load a turn hands many answers to sign: signed back to back, they find the
+        signer's code and tables still in the cache, where a signature between two requests'
+        work finds them evicted (docs/verifiable-rolls.md, "Cost"). Waiting for the turn's
+        end costs a lone request more than that saves, so the loop counts as quiet, and the
+        first receipt of a turn is signed at once, until a turn asks for two.
+        """
+        loop = asyncio.get_running_loop()
+        turn = self._turns.get(loop)
+        if turn is None:
+            turn = self._turns[loop] = _Turn()
+            loop.call_soon(self._sign_turn, loop)
+        turn.asked += 1
+        if turn.asked == 1 and not self._busy:
+            return self.signed(
+                answer, dice, request, ruleset=ruleset, operation=operation, table=table
+            )
+        future: asyncio.Future[A] = loop.create_future()
+        turn.waiting.append((future, answer, dice, request, ruleset, operation, table))
+        return await future
+
+    def _sign_turn(self, loop: asyncio.AbstractEventLoop) -> None:
+        turn = self._turns.pop(loop)
+        self._busy = turn.asked > 1
+        for future, answer, dice, request, ruleset, operation, table in turn.waiting:
+            if future.cancelled():  # its client went away
+                continue
+            try:
+                signed = self.signed(
+                    answer, dice, request, ruleset=ruleset, operation=operation, table=table
+                )
+            except Exception as error:  # that answer's failure, not the others'
+                future.set_exception(error)
+            else:
+                future.set_result(signed)
 
     def verify(self, token: str, answer: Any = None, request: Any = None) -> Verdict:
         """Check ``token`` against the published keys, and the digests of ``answer`` and
@@ -315,12 +381,13 @@ async def with_receipt(
     table: bool,
 ) -> A:
     """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), the
-    request as the body it was received with; else ``answer`` itself, at no cost.
+    request as the body it was received with, signed with the others of this turn of the
+    event loop (:meth:`RollReceipts.in_turn`); else ``answer`` itself, at no cost.
     ``table``: the request supplied the faces."""
     if not isinstance(dice, RecordingDice):
         return answer
     body = await request.body()
-    return receipts_of(request).signed(
+    return await receipts_of(request).in_turn(
         answer, dice, body, ruleset=ruleset, operation=operation, table=table
     )
 
