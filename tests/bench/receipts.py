@@ -2,8 +2,8 @@
 ``receipt: true``, in process (the ASGI app driven directly, as ``tests.bench.profile``
 does), and the shared signing call on its own.
 
-    python -m tests.bench.receipts              5 rounds of 3000 requests each way
-    python -m tests.bench.receipts -n 5000 -r 7
+    python -m tests.bench.receipts              30 rounds of 500 requests each way
+    python -m tests.bench.receipts -n 1000 -r 12
 
 Rounds alternate the two bodies, so a busy machine slows both alike; each line gives the
 best round's CPU per request (this process only), and the difference against issue #26's
@@ -120,7 +120,7 @@ def _target_line(cost: Cost) -> str:
     return f"  {met} ≤ {TARGET_US:g} µs CPU per signed answer: {cost.added:.1f} µs"
 
 
-def report(requests: int = 3000, rounds: int = 5) -> None:
+def report(requests: int = 500, rounds: int = 30) -> None:
     """``make bench``'s lines: the cost per signed answer (issue #26), against its target."""
     cost = asyncio.run(measure(requests, rounds))
     print(
@@ -150,8 +150,8 @@ async def main(arguments: argparse.Namespace) -> None:
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", "--requests", type=int, default=3000)
-    parser.add_argument("-r", "--rounds", type=int, default=5)
+    parser.add_argument("-n", "--requests", type=int, default=500)
+    parser.add_argument("-r", "--rounds", type=int, default=30)
     return parser.parse_args()
 
 
