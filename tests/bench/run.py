@@ -610,7 +610,7 @@ def _report(
         added = least["signed"] - least["plain"]
         met = "met    " if added <= RECEIPT_TARGET_US else "NOT met"
         print(
-            f"  {met} a receipt adds ≤ {RECEIPT_TARGET_US:g} µs CPU per answer, served: "
+            f"  {met} a receipt adds ≤ {RECEIPT_TARGET_US:g} µs CPU per answer, served under load: "
             f"{added:.1f} µs ({least['plain']:.1f} a check, {least['signed']:.1f} signed: "
             f"the least of {1 + RECEIPT_PAIRS} runs of each, alternated)"
         )
