@@ -24,6 +24,7 @@ from service.http.body import StrictJson
 from service.http.fast_json import FastJson
 from service.http.problems import handle_exception
 from service.kernel.errors import Concern, RulesError
+from tests.support.asgi import post_scope
 
 LIMIT = 1024
 
@@ -202,21 +203,7 @@ def _asgi_post(app: Litestar, chunks: list[bytes], headers: list[tuple[bytes, by
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/fast",
-        "raw_path": b"/fast",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"content-type", b"application/json"), *headers],
-        "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 2),
-        "state": {},
-    }
+    scope = post_scope("/fast", headers)
 
     async def run() -> None:
         await app(scope, receive, send)  # type: ignore[arg-type]

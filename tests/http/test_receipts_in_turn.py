@@ -30,6 +30,7 @@ from tests.http.test_receipts import (
     sha256,
     without_receipt,
 )
+from tests.support.asgi import post_scope
 
 
 def _asked(target: int) -> tuple[msgspec.Struct, RecordingDice, bytes]:
@@ -139,21 +140,7 @@ def test_a_receipt_whose_request_went_away_is_not_signed_and_the_others_are():
 async def _post(app: Litestar, path: str, body: bytes) -> tuple[int, bytes]:
     """The app's answer to a POST, called as an ASGI server calls it (an HTTP client
     would suspend each request on its own way in, so they would not share a turn)."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"content-type", b"application/json")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
+    scope = post_scope(path)
     messages: list[dict[str, Any]] = [{"type": "http.request", "body": body}]
     sent: list[dict[str, Any]] = []
 
