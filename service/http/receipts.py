@@ -381,8 +381,8 @@ async def with_receipt(
     table: bool,
 ) -> A:
     """``answer`` with its ``receipt`` when ``dice`` recorded (:func:`receipt_dice`), the
-    request as the body it was received with, signed with the others of this turn of the
-    event loop (:meth:`RollReceipts.in_turn`); else ``answer`` itself, at no cost.
+    request as the body it was received with (on a busy event loop, signed with the others
+    of this turn, :meth:`RollReceipts.in_turn`); else ``answer`` itself, at no cost.
     ``table``: the request supplied the faces."""
     if not isinstance(dice, RecordingDice):
         return answer
