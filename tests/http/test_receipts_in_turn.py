@@ -41,15 +41,21 @@ def _asked(target: int) -> tuple[msgspec.Struct, RecordingDice, bytes]:
     return answer, dice, json.dumps(body).encode()
 
 
-def _checked(receipts: RollReceipts, answer: msgspec.Struct, body: bytes, faces: list[int]) -> None:
-    """The answer's receipt holds, in jwcrypto, for this answer, body and faces."""
-    sent = msgspec.to_builtins(answer)
-    jwks = msgspec.json.encode(receipts.keys.jwks()).decode()
+def _holds(jwks: str, sent: dict[str, Any], request: Any) -> dict[str, Any]:
+    """The payload of the answer ``sent``'s receipt, verified by jwcrypto, once it is seen
+    to sign this answer (without its receipt) and this request (decoded JSON)."""
     _, payload = independently_verified(sent["receipt"], jwks)
     assert payload["answer_sha256"] == sha256(without_receipt(sent))
-    assert payload["request_sha256"] == sha256(json.loads(body))
-    assert payload["faces"] == faces
+    assert payload["request_sha256"] == sha256(request)
     assert payload["id"] == sent["id"]
+    return payload
+
+
+def _checked(receipts: RollReceipts, answer: msgspec.Struct, body: bytes, faces: list[int]) -> None:
+    """The answer's receipt holds for this answer, body and faces."""
+    jwks = msgspec.json.encode(receipts.keys.jwks()).decode()
+    payload = _holds(jwks, msgspec.to_builtins(answer), json.loads(body))
+    assert payload["faces"] == faces
 
 
 SIGN: dict[str, Any] = {"ruleset": "bullseye", "operation": "resolveCheck", "table": False}
@@ -175,8 +181,4 @@ def test_checks_answered_in_one_turn_by_the_app_each_carry_their_own_receipt(red
     answers, jwks = asyncio.run(at_once())
     for body, (status, sent) in zip(bodies, answers, strict=True):
         assert status == 200, sent
-        answer = json.loads(sent)
-        _, payload = independently_verified(answer["receipt"], jwks)
-        assert payload["answer_sha256"] == sha256(without_receipt(answer))
-        assert payload["request_sha256"] == sha256(body)
-        assert payload["id"] == answer["id"]
+        _holds(jwks, json.loads(sent), body)
