@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from service.http.cors import CorsPolicy
     from service.http.ratelimit import Decision, RateLimiter
 
-__all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell"]
+__all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell", "routed_path"]
 
 MAX_REQUEST_ID = 128
 # Bound once: reading an enum member off its class per request is an enum lookup.
@@ -69,11 +69,23 @@ def _session_id(scope: Scope) -> str | None:
     return None
 
 
+def routed_path(scope: Scope) -> str:
+    """The path Litestar routes ``scope`` by (``ASGIRouter.__call__``): ``root_path`` cut
+    off, then normalised (slashes collapsed, none trailing). Limits are decided on it, so
+    that ``//v1/checks`` or ``/v1/checks/``, which reach ``/v1/checks``, count as it does."""
+    path: str = scope["path"]
+    if root_path := scope.get("root_path", ""):
+        path = path.split(root_path, maxsplit=1)[-1]
+    if path[:1] == "/" and "//" not in path and (path[-1:] != "/" or path == "/"):
+        return path  # already normal: the common case, without normalize_path's regex
+    return normalize_path(path)
+
+
 def _route_of(scope: Scope) -> str:
     """The route template a refused request would have reached, for its metrics."""
     try:
         route = scope["app"].asgi_router.handle_routing(
-            path=normalize_path(scope["path"]), method=scope.get("method")
+            path=routed_path(scope), method=scope.get("method")
         )
     except Exception:  # an unknown path or method: Litestar's routing raises for those
         return "unmatched"
@@ -168,9 +180,12 @@ class RequestShell:
         # state cost a failed attribute lookup, an exception and a Python call per request.
         self.rate_limiter: RateLimiter | None = None
 
-    async def _rate_decision(self, limiter: RateLimiter, scope: Scope) -> Decision | None:
-        """The limiter's word on a /v1 request (None: not limited, or Redis cannot say)."""
-        if not scope["path"].startswith("/v1/") or scope.get("method") == "OPTIONS":
+    async def _rate_decision(
+        self, limiter: RateLimiter, scope: Scope, path: str
+    ) -> Decision | None:
+        """The limiter's word on a /v1 request (None: not limited, or Redis cannot say);
+        ``path``: the routed path."""
+        if not path.startswith("/v1/") or scope.get("method") == "OPTIONS":
             return None
         key_digest = None
         if self._key_hashes:
@@ -213,9 +228,11 @@ class RequestShell:
         logged = False
         head = scope.get("method") == "HEAD"
         limiter = self.rate_limiter
-        decision = await self._rate_decision(limiter, scope) if limiter else None
+        raw_path = scope["path"]
+        path = routed_path(scope)
+        decision = await self._rate_decision(limiter, scope, path) if limiter else None
         added = [
-            *(DOCS_HEADERS if scope["path"] == "/docs" else SECURITY_HEADERS),
+            *(DOCS_HEADERS if path == "/docs" else SECURITY_HEADERS),
             *(decision.headers() if decision else ()),
             (b"x-request-id", request_id.encode()),
         ]
@@ -231,7 +248,7 @@ class RequestShell:
             line = {
                 "request_id": request_id,
                 "method": method,
-                "path": scope["path"],
+                "path": path,
                 "status": status,
                 # Whole microseconds: round(x, 3) on a float runs a decimal conversion.
                 "duration_ms": round(elapsed * 1_000_000) / 1000,
@@ -239,6 +256,8 @@ class RequestShell:
             }
             if status == CLIENT_ABORT_STATUS:
                 line["client_abort"] = True
+            if raw_path != path:  # another spelling of the routed path: shown as sent
+                line["raw_path"] = raw_path
             log_request(line)
 
         async def receive_watching() -> ReceiveMessage:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import random
 import time
 import uuid
@@ -300,3 +302,40 @@ def _limiter_keys(redis_url: str) -> set[bytes]:
         return set(client.scan_iter(match="bullseye:ratelimit*"))
     finally:
         client.close()
+
+
+def _raw_post(url: str, path: str) -> tuple[int, dict[str, str]]:
+    """A POST whose path goes out exactly as written (HTTP clients tidy ``//`` away)."""
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        connection.request(
+            "POST", path, body=b'{"target": 5}', headers={"Content-Type": "application/json"}
+        )
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}
+    finally:
+        connection.close()
+
+
+def test_no_spelling_of_a_path_escapes_the_limit(redis_url: str, tmp_path: Path) -> None:
+    """Security review, finding 2: the limit was decided on the raw path, Litestar routes
+    the normalised one, so ``//v1/checks`` reached ``/v1/checks`` unlimited. Every
+    spelling now spends the same window, and the log names the spelling sent."""
+    log = tmp_path / "log"
+    app = ServedApp({"REDIS_URL": redis_url, "RATE_LIMIT": "5/minute"}, log)
+    spellings = ["/v1/checks", "//v1/checks", "/v1//checks", "/v1/checks/", "///v1/checks//"]
+    try:
+        app.wait_ready()
+        answers = [_raw_post(app.url, path) for path in [*spellings, *spellings]]
+    finally:
+        app.stop()
+    assert [status for status, _ in answers] == [200] * 5 + [429] * 5
+    assert all("ratelimit-limit" in headers for _, headers in answers)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if '"request"' in line]
+    sent = {(line["path"], line.get("raw_path")) for line in lines if line.get("status") == 429}
+    assert sent == {
+        ("/v1/checks", None),
+        *(("/v1/checks", spelling) for spelling in spellings[1:]),
+    }
