@@ -137,6 +137,13 @@ def log_request(event: dict[str, Any]) -> None:
     _request_line(event)
 
 
+# A traceback's frames, never their locals: structlog's ``dict_tracebacks`` shows locals by
+# default, and a frame's locals may hold a token, a key or a body.
+_TRACEBACKS_WITHOUT_LOCALS = structlog.processors.ExceptionRenderer(
+    structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+)
+
+
 def _stderr_lines(*_: object) -> _StderrLines:
     return _LINES
 
@@ -154,10 +161,10 @@ def configure_logging(settings: Settings) -> None:
     ]
     renderer: structlog.types.Processor
     if as_json:
-        shared.append(structlog.processors.dict_tracebacks)
+        shared.append(_TRACEBACKS_WITHOUT_LOCALS)
         renderer = structlog.processors.JSONRenderer(serializer=_encode)
     else:
-        renderer = structlog.dev.ConsoleRenderer()
+        renderer = structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback)
     global _request_line  # set together with structlog's own global configuration
     if not as_json:
         _request_line = _request_line_structlog
