@@ -69,8 +69,9 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "format": "uri-reference"},
     },
     "Cache-Control": {
-        "description": "How long the answer may be kept: the roll signing keys, 5 minutes "
-        "(`public, max-age=300`).",
+        "description": "How long the answer may be kept: never (`no-store`) for an answer "
+        "that carries a secret (a session's tokens, a stream ticket); the roll signing keys, "
+        "5 minutes (`public, max-age=300`).",
         "schema": {"type": "string"},
     },
 }

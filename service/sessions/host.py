@@ -119,16 +119,18 @@ class SessionHost:
         return StreamTicket(ticket=ticket, expires_in=seconds)
 
     async def ticket_role(self, kind: SessionKind, session_id: str, ticket: str) -> str:
-        """The role a stream ticket was issued to (401 when unknown, expired or another
-        session's)."""
+        """The role a stream ticket was issued to (401 when unknown, expired, used or
+        another session's). Used up by this call: a ticket opens one stream, once, so a
+        URL that a proxy logged opens nothing."""
         try:
-            role = await self.client.get(kind.ticket(session_id, ticket))
+            role = await self.client.getdel(kind.ticket(session_id, ticket))
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         if role is None:
             raise Unauthorized(
-                detail=f"This stream ticket does not open this {kind.kind} (or has expired)."
+                detail=f"This stream ticket does not open this {kind.kind} (or has expired, "
+                "or was used: a ticket opens one stream; ask a new one to reconnect)."
             )
         return cast("bytes", role).decode()
 

@@ -9,17 +9,26 @@ from litestar.params import HeaderParameter, QueryParameter
 
 __all__ = [
     "CREATED_HEADERS",
+    "SECRET_HEADERS",
     "VERSION_HEADERS",
     "IdempotencyKey",
     "IfMatch",
     "IfNoneMatch",
     "LastEventId",
+    "LastEventIdQuery",
     "StreamTicketParam",
 ]
 
 # Declared for the OpenAPI document (service.http.openapi_contract describes them).
 VERSION_HEADERS = [ResponseHeader(name="ETag", documentation_only=True)]
-CREATED_HEADERS = [*VERSION_HEADERS, ResponseHeader(name="Location", documentation_only=True)]
+# Sent (and declared) on every answer that carries a secret: no cache keeps it.
+SECRET_HEADERS = [ResponseHeader(name="Cache-Control", value="no-store")]
+# A session's creation answers its tokens.
+CREATED_HEADERS = [
+    *VERSION_HEADERS,
+    ResponseHeader(name="Location", documentation_only=True),
+    *SECRET_HEADERS,
+]
 
 IdempotencyKey = Annotated[
     str | None,
@@ -62,6 +71,17 @@ LastEventId = Annotated[
         description="Resume after this event id.",
     ),
 ]
+LastEventIdQuery = Annotated[
+    str | None,
+    QueryParameter(
+        name="last_event_id",
+        max_length=64,
+        required=False,
+        description="Resume after this event id, as `Last-Event-ID` does (which wins when "
+        "both are sent): for a browser that opens a new EventSource with a new ticket, "
+        "which cannot set the header.",
+    ),
+]
 StreamTicketParam = Annotated[
     str | None,
     QueryParameter(
@@ -69,6 +89,8 @@ StreamTicketParam = Annotated[
         max_length=64,
         required=False,
         description="A stream ticket (from `…/events/tickets`) instead of a token, for "
-        "clients such as a browser's EventSource that cannot send headers.",
+        "clients such as a browser's EventSource that cannot send headers. Single use: "
+        "it opens one stream, once; to reconnect, ask a new ticket and resume with "
+        "`last_event_id`.",
     ),
 ]

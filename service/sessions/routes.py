@@ -19,7 +19,12 @@ from litestar.response import Stream
 
 from service.http.problems import problem_responses
 from service.sessions.host import SessionSpec, StreamTicket, session_host
-from service.sessions.params import LastEventId, StreamTicketParam
+from service.sessions.params import (
+    SECRET_HEADERS,
+    LastEventId,
+    LastEventIdQuery,
+    StreamTicketParam,
+)
 
 __all__ = ["Security", "StreamRoutes", "stream_routes"]
 
@@ -61,7 +66,8 @@ def _events_description(kind: str, events: Sequence[str], ticket_operation_id: s
         "resume without missing any. Keep-alives are comment lines. The stream ends after "
         f"`{kind}.closed` (the {kind} was deleted) or `{kind}.expired` (its time ran out). "
         "A browser's EventSource, which cannot send headers, passes a stream ticket instead: "
-        f"`?ticket=` (see `{ticket_operation_id}`). A worker holds at most "
+        f"`?ticket=` (see `{ticket_operation_id}`), each ticket once; it resumes with "
+        "`?last_event_id=` when it reconnects with a new ticket. A worker holds at most "
         "`SSE_MAX_CONNECTIONS` streams; past that, 503 `too-many-streams` with Retry-After."
     )
 
@@ -93,10 +99,14 @@ def stream_routes(
         security=security,
         summary=f"A ticket for the {kind}'s event stream",
         description=f"Any token of the {kind} may ask. The ticket opens "
-        "`GET …/events?ticket=<ticket>` as the same participant for `expires_in` seconds "
-        "(`STREAM_TICKET_SECONDS`), so a browser's EventSource connects without a token in "
-        f"its URL; it opens no other route and no other {kind}.",
+        "`GET …/events?ticket=<ticket>` as the same participant, once, within `expires_in` "
+        "seconds (`STREAM_TICKET_SECONDS`), so a browser's EventSource connects without a "
+        f"token in its URL; it opens no other route and no other {kind}. Single use, so a "
+        "URL read from a log opens nothing: to reconnect, ask a new ticket and open "
+        "`…/events?ticket=<new>&last_event_id=<the last id received>`. The answer is "
+        "`Cache-Control: no-store`.",
         status_code=201,
+        response_headers=SECRET_HEADERS,
         responses=problem_responses(400, 401, 404, 503),
     )
     async def issue_ticket(
@@ -123,11 +133,16 @@ def stream_routes(
         ],
         request: Request[Any, Any, Any],
         last_event_id: LastEventId = None,
+        last_event_id_query: LastEventIdQuery = None,
         ticket: StreamTicketParam = None,
     ) -> Stream:
         """Stream the session's events."""
         return await session_host(request).event_stream(
-            spec, session_id, request, last_event_id=last_event_id, ticket=ticket
+            spec,
+            session_id,
+            request,
+            last_event_id=last_event_id or last_event_id_query,
+            ticket=ticket,
         )
 
     return StreamRoutes(

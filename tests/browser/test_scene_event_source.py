@@ -1,7 +1,8 @@
 """A browser follows an OpenD6 scene: real headless Chromium opens the scene's event stream
 with a stream ticket (its EventSource cannot send a token), the table moves over HTTP, and
-the events arrive in the page; when the connection drops, the browser reconnects with
-`Last-Event-ID` on the same ticket and misses nothing, repeats nothing."""
+the events arrive in the page; when the connection drops, the EventSource's own reconnection
+is refused (a ticket opens one stream, once), and the page asks a new ticket and resumes
+with `?last_event_id=`: it misses nothing, repeats nothing."""
 
 from __future__ import annotations
 
@@ -19,18 +20,33 @@ from tests.support.session_kinds import KINDS, scene_initiative
 
 SCENE = next(kind for kind in KINDS if kind.kind == "scene")
 
+# What a page does (README, "Stream tickets for browsers"): a ticket per EventSource; when
+# one closes for good, a new ticket, resuming after the last event id seen.
 FOLLOW = """
-async (url) => await new Promise((resolve, reject) => {
-  window.seen = []; window.opened = 0; window.errors = 0;
-  const source = new EventSource(url);
-  window.source = source;
-  source.onopen = () => { window.opened += 1; if (window.opened === 1) resolve(true); };
-  source.onerror = () => { window.errors += 1; };
-  for (const name of %s) {
-    source.addEventListener(name, (event) => {
-      window.seen.push({type: event.type, id: event.lastEventId, data: JSON.parse(event.data)});
-    });
-  }
+async ([events, tickets, token]) => await new Promise((resolve, reject) => {
+  window.seen = []; window.opened = 0; window.errors = 0; window.tickets = 0;
+  let last = null;
+  const follow = async () => {
+    window.tickets += 1;
+    const headers = {Authorization: `Bearer ${token}`};
+    const answer = await fetch(tickets, {method: "POST", headers});
+    const {ticket} = await answer.json();
+    const resume = last === null ? "" : `&last_event_id=${encodeURIComponent(last)}`;
+    const source = new EventSource(`${events}?ticket=${ticket}${resume}`);
+    window.source = source;
+    source.onopen = () => { window.opened += 1; if (window.opened === 1) resolve(true); };
+    source.onerror = () => {
+      window.errors += 1;
+      if (source.readyState === EventSource.CLOSED) follow();
+    };
+    for (const name of %s) {
+      source.addEventListener(name, (event) => {
+        last = event.lastEventId;
+        window.seen.push({type: event.type, id: event.lastEventId, data: JSON.parse(event.data)});
+      });
+    }
+  };
+  follow();
   setTimeout(() => reject(new Error("the stream did not open")), 15000);
 })
 """
@@ -57,9 +73,7 @@ def test_a_browser_follows_a_scene_with_a_ticket_and_resumes_after_a_drop(
     origin = f"http://127.0.0.1:{proxy.port}"
     with httpx.Client(base_url=served_url, timeout=10) as table:
         scene = SCENE.create(table)
-        issued = table.post(f"{scene.path}/events/tickets", headers=scene.player)
-        assert issued.status_code == 201
-        ticket = issued.json()["ticket"]
+        token = scene.player["Authorization"].split()[1]
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS
@@ -67,8 +81,9 @@ def test_a_browser_follows_a_scene_with_a_ticket_and_resumes_after_a_drop(
             try:
                 page = browser.new_page()
                 page.goto(f"{origin}/healthz")  # a page of the stream's own origin
-                stream = f"{origin}{scene.path}/events?ticket={ticket}"
-                assert page.evaluate(FOLLOW % json.dumps(SCENE_EVENTS), stream) is True
+                events = f"{origin}{scene.path}/events"
+                follow = [events, f"{events}/tickets", token]
+                assert page.evaluate(FOLLOW % json.dumps(SCENE_EVENTS), follow) is True
 
                 # The player rolls initiative ("Initiative"); the page sees it.
                 assert SCENE.player_move(table, scene).status_code == 200
@@ -89,10 +104,12 @@ def test_a_browser_follows_a_scene_with_a_ticket_and_resumes_after_a_drop(
 
                 seen = _wait_for_events(page, 4)
                 opened = page.evaluate("window.opened")
+                tickets = page.evaluate("window.tickets")
                 page.evaluate("window.source.close()")
             finally:
                 browser.close()
-    assert opened == 2  # the browser reconnected by itself, with the same ticket
+    assert opened == 2
+    assert tickets == 2  # reconnected with a new ticket (its own retry, on the old, refused)
     assert [event["type"] for event in seen] == [
         "initiative.rolled",
         "initiative.rolled",

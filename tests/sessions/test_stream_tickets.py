@@ -103,3 +103,61 @@ def test_a_ticket_opens_only_its_own_sessions_stream(served_url: str) -> None:
 
 def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_a_ticket_opens_one_stream_once(served_url: str, kind: Kind) -> None:
+    """Security review: a ticket in a URL could be used again for 60 s, and proxies log
+    query strings. A ticket now opens one stream, once."""
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        session = kind.create(client)
+        ticket = client.post(f"{session.path}/events/tickets", headers=session.player).json()
+        assert kind.player_move(client, session).status_code in (200, 202)
+        params = {"ticket": ticket["ticket"]}
+        with client.stream("GET", f"{session.path}/events", params=params) as stream:
+            assert stream.status_code == 200
+            read_sse(stream, 1)
+        again = client.get(f"{session.path}/events", params=params)
+    assert_problem(again, 401, "unauthorized")
+    assert "was used" in again.json()["detail"]
+
+
+def test_a_new_ticket_resumes_after_the_last_event_by_query(served_url: str) -> None:
+    """A browser cannot set Last-Event-ID on a new EventSource: ``?last_event_id=`` resumes
+    the same way, with the new ticket a reconnection needs."""
+    game = next(kind for kind in KINDS if kind.kind == "game")
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        session = game.create(client)
+        assert game.player_move(client, session).status_code == 200
+        events = f"{session.path}/events"
+        tickets = f"{session.path}/events/tickets"
+        first = client.post(tickets, headers=session.player).json()["ticket"]
+        with client.stream("GET", events, params={"ticket": first}) as stream:
+            created, moved = read_sse(stream, 2)
+        second = client.post(tickets, headers=session.player).json()["ticket"]
+        resume = {"ticket": second, "last_event_id": created["id"]}
+        with client.stream("GET", events, params=resume) as stream:
+            (resumed,) = read_sse(stream, 1)
+    assert created["event"] == "game.created"
+    assert resumed == moved  # after the id given: the creation is not replayed
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_answers_that_carry_a_secret_are_never_stored(served_url: str, kind: Kind) -> None:
+    """Security review: the 201 answers carrying tokens (and a ticket's) had no
+    ``Cache-Control: no-store``; the published document declares it too."""
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        created = client.post(kind.collection, json=kind.body())
+        tokens = created.json()["tokens"]
+        token = tokens.get("gm") or next(iter(tokens["players"].values()))
+        path = f"{kind.collection}/{created.json()['id']}/events/tickets"
+        ticket = client.post(path, headers=_bearer(token))
+    assert created.headers["cache-control"] == "no-store"
+    assert ticket.headers["cache-control"] == "no-store"
+    paths = DOCUMENT["paths"]
+    for answer in (
+        paths[kind.collection]["post"]["responses"]["201"],
+        next(v["post"] for p, v in paths.items() if p.startswith(kind.collection + "/{")
+             and p.endswith("/events/tickets"))["responses"]["201"],
+    ):  # fmt: skip
+        assert answer["headers"]["Cache-Control"] == {"$ref": "#/components/headers/Cache-Control"}
