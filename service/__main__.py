@@ -99,6 +99,17 @@ def main() -> int:
                 "stops; set it to share keys between replicas and restarts "
                 "(python -m service.http.roll_keys makes one)",
             )
+        if settings.api_keys and settings.api_key_secret is None:
+            # One secret for every worker, so a key is one identity to the rate limit.
+            from service.http.keys import new_key
+
+            os.environ["API_KEY_SECRET"] = new_key()
+            log.warning(
+                "api key secret generated",
+                note="API_KEY_SECRET is not set: API keys are kept under a secret made for "
+                "this server; give every replica the same one, or each counts a key's rate "
+                "limit apart (python -m service.http.keys makes one)",
+            )
         # Imported only now: the app's metrics pick their storage when first imported, and
         # granian's workers inherit this process's modules (see PROMETHEUS_MULTIPROC_DIR).
         from service.serving import serve

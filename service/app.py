@@ -21,7 +21,7 @@ from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
 from service.http.cors import CorsPolicy
-from service.http.keys import ApiKeyGuard, key_hashes
+from service.http.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
 from service.http.middleware import RequestShell
 from service.http.odds_gate import OddsGate
 from service.http.openapi import openapi_document, openapi_json
@@ -162,6 +162,23 @@ def _roll_keys(settings: Settings) -> RollKeys:
     )
 
 
+def _api_keys(settings: Settings) -> ApiKeys:
+    """The configured keys under ``API_KEY_SECRET``, or under a secret made now (said in
+    the log: replicas with different secrets count one key's rate limit apart)."""
+    keys = split_keys(settings.api_keys)
+    secret = settings.api_key_secret
+    if secret is None:
+        secret = new_key()
+        if keys:
+            get_logger("service").warning(
+                "api key secret generated",
+                note="API_KEY_SECRET is not set: this process keeps its API keys under a "
+                "secret of its own; give every replica the same one "
+                "(python -m service.http.keys makes one)",
+            )
+    return ApiKeys(keys, secret)
+
+
 def _flush_metrics(_: Litestar) -> None:
     """A stopping worker writes out the requests it counted since its last flush."""
     flush_requests()
@@ -221,7 +238,7 @@ def create_app(
             await gate.aclose()
 
     def publish_openapi(app: Litestar) -> None:
-        keys_required = bool(key_hashes(settings.api_keys))
+        keys_required = api_keys.required
         if (document := _PUBLISHED.get(keys_required)) is None:
             document = openapi_json(
                 openapi_document(
@@ -240,6 +257,7 @@ def create_app(
         return server_rng
 
     receipts = RollReceipts(_roll_keys(settings))  # in the state: see service.http.receipts
+    api_keys = _api_keys(settings)
 
     for ruleset in RULESETS:
         register_problems(ruleset.problems)
@@ -286,7 +304,7 @@ def create_app(
             "odds_gate": Provide(provide_odds_gate, sync_to_thread=False),
         },
         exception_handlers={Exception: handle_exception},
-        guards=[ApiKeyGuard(hashes)] if (hashes := key_hashes(settings.api_keys)) else [],
+        guards=[ApiKeyGuard(api_keys)] if api_keys.required else [],
         cors_config=cors.config,
         lifespan=[redis_client, odds_gate],
         on_startup=[
@@ -294,7 +312,7 @@ def create_app(
             *([_settle_memory, _end_event_streams_on_stop] if worker else []),
         ],
         on_shutdown=[_flush_metrics],
-        state=State({"settings": settings, "receipts": receipts}),
+        state=State({"settings": settings, "receipts": receipts, "api_keys": api_keys}),
         request_max_body_size=settings.max_body_bytes,
         response_headers=[
             ResponseHeader(
@@ -385,7 +403,7 @@ def create_app(
     _remember_more_routes(app)
     shell = RequestShell(
         app.asgi_handler,
-        key_hashes=hashes,
+        api_keys=api_keys,
         body_read_seconds=settings.body_read_timeout_seconds,
         cors=cors,
     )
@@ -399,7 +417,7 @@ def published_openapi(settings: Settings) -> bytes:
         openapi_document(
             create_app(settings),
             OPENAPI_LINKS,
-            api_keys_required=bool(key_hashes(settings.api_keys)),
+            api_keys_required=bool(split_keys(settings.api_keys)),
             schema_prefixes=SCHEMA_PREFIXES,
         )
     )

@@ -50,7 +50,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     recent_session_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 64 * 1024 * 1024
     # The ceiling of one session's stored bytes: state, tokens and history.
     session_max_bytes: Annotated[int, Meta(ge=64 * 1024, le=64 * 1024 * 1024)] = 1024 * 1024
-    api_keys: str | None = None  # comma-separated; when set, /v1 routes require one
+    api_keys: str | None = None  # comma-separated; when set, /v1 routes and /metrics need one
+    # The HMAC key the API keys are kept under (service.http.keys); every replica needs the
+    # same one. Unset: `python -m service` generates one for its workers, and says so.
+    api_key_secret: str | None = None
     rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
     rate_limit_budget_seconds: Seconds = 0.05  # the longest a request waits for the limiter
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
@@ -78,6 +81,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_format: Literal["json", "console", "auto"] = "auto"
 
     def __post_init__(self) -> None:
+        from service.http.keys import key_problem, split_keys
+
+        keys = split_keys(self.api_keys)
+        for number, key in enumerate(keys, start=1):
+            if problem := key_problem(key, f"key {number} of {len(keys)}"):
+                raise ValueError(f"API_KEYS: {problem}")
+        if self.api_key_secret is not None and (
+            problem := key_problem(self.api_key_secret, "the secret")
+        ):
+            raise ValueError(f"API_KEY_SECRET: {problem}")
         if self.rate_limit:
             from service.http.rates import parse_rate
 

@@ -9,7 +9,6 @@ middleware does), so 404s for unknown routes, 405s and every other framework err
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import time
 from typing import TYPE_CHECKING, Any, Final
 
@@ -19,7 +18,6 @@ from litestar.utils import normalize_path
 from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
 from service.http.errors import BodyTooSlow
 from service.http.problems import problem_response
-from service.http.ratelimit import identity_of
 from service.logging import log_request
 from service.metrics import RATE_LIMITED, observe_request
 
@@ -28,6 +26,7 @@ if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
     from service.http.cors import CorsPolicy
+    from service.http.keys import ApiKeys
     from service.http.ratelimit import Decision, RateLimiter
 
 __all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell", "routed_path"]
@@ -155,8 +154,8 @@ class BodyDeadlines:
 class RequestShell:
     """ASGI middleware around the app's handler; one per app.
 
-    ``key_hashes``: the configured API keys' hashes; a request presenting one of them is
-    limited per key, any other per client address. The rate limiter is made in the app's
+    ``api_keys``: the configured API keys; a request presenting one of them is limited per
+    key, any other per client address. The rate limiter is made in the app's
     lifespan, which sets ``rate_limiter``. ``body_read_seconds``: how long after its
     headers a request's whole body may take to arrive (servers bound only the headers).
     ``cors``: which pages of other origins may call; a preflight it refuses is answered
@@ -167,13 +166,13 @@ class RequestShell:
         self,
         app: ASGIApp,
         *,
-        key_hashes: tuple[str, ...],
+        api_keys: ApiKeys,
         body_read_seconds: float,
         cors: CorsPolicy,
     ) -> None:
         self._app = app
         self._cors = cors
-        self._key_hashes = frozenset(key_hashes)
+        self._api_keys = api_keys
         self._body_read_seconds = body_read_seconds
         self._deadlines = BodyDeadlines(body_read_seconds)
         # Set by the app's lifespan (RATE_LIMIT; None: off). An attribute of the app's
@@ -187,18 +186,7 @@ class RequestShell:
         ``path``: the routed path."""
         if not path.startswith("/v1/") or scope.get("method") == "OPTIONS":
             return None
-        key_digest = None
-        if self._key_hashes:
-            headers = dict(scope["headers"])
-            api_key = headers.get(b"x-api-key", b"").decode("latin-1") or None
-            scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-            if api_key is None and scheme.lower() == "bearer":
-                api_key = token.strip() or None
-            key_digest = hashlib.sha256(api_key.encode()).hexdigest() if api_key else None
-            if key_digest not in self._key_hashes:
-                key_digest = None  # unknown keys count against their address
-        client = scope.get("client")
-        return await limiter.decide(identity_of(key_digest, client[0] if client else None))
+        return await limiter.decide(self._api_keys.identity(scope))
 
     def _cors_refusal(self, scope: Scope) -> Response[bytes] | None:
         """The problem answering a CORS preflight that may not go ahead (None: it may, or

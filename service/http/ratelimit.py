@@ -58,7 +58,6 @@ __all__ = [
     "STAND_ASIDE_SECONDS",
     "Decision",
     "RateLimiter",
-    "identity_of",
     "lease_cap",
 ]
 
@@ -221,11 +220,3 @@ class RateLimiter:
         now = time.monotonic()
         self._leases = {key: lease for key, lease in self._leases.items() if lease.deadline > now}
         self._sweep_at = max(1024, 2 * len(self._leases))
-
-
-def identity_of(key_digest: str | None, client_host: str | None) -> str:
-    """Who a request counts against: a configured API key (by its SHA-256 hex digest),
-    else its client address."""
-    if key_digest:
-        return "key:" + key_digest[:32]
-    return "addr:" + (client_host or "unknown")

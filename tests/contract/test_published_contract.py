@@ -99,7 +99,11 @@ def test_session_reads_and_writes_declare_their_etag_and_creates_their_location(
 
 
 def test_api_keys_when_configured_are_required_on_every_v1_operation() -> None:
-    document = json.loads(published_openapi(Settings(redis_url="redis://unused", api_keys="k")))
+    document = json.loads(
+        published_openapi(
+            Settings(redis_url="redis://unused", api_keys="k-0123456789abcdefghijklmnopqrstuv")
+        )
+    )
     for name, operation in _operations(document):
         if not name.split()[1].startswith("/v1/"):
             continue

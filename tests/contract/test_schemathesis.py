@@ -40,7 +40,7 @@ from tests.support.travelogue_games import body_of, sheets_json
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 MAX_EXAMPLES = os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100")
-API_KEY = "schemathesis-key-7d2f"
+API_KEY = "schemathesis-key-7d2f-0123456789abcdefghij"
 SCENE = {
     "name": "Fuzzed",
     "participants": [{"id": "pc", "name": "PC", "acumen": "3D", "agility": "3D"}],

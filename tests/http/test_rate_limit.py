@@ -23,6 +23,11 @@ from tests.support.metrics import sample
 from tests.support.proxy import HoldingProxy
 from tests.support.served import ServedApp
 
+KEY_A = "key-a-0123456789abcdefghijklmnopqrstu"
+KEY_B = "key-b-0123456789abcdefghijklmnopqrstu"
+# Shared by the processes of one test, as by a deployment's replicas (API_KEY_SECRET).
+SECRET = "secret-0123456789abcdefghijklmnopqrstuvwxyz"
+
 
 def test_the_limit_holds_for_the_sum_of_two_processes(redis_url: str, tmp_path: Path) -> None:
     env = {"REDIS_URL": redis_url, "RATE_LIMIT": "10/minute"}
@@ -57,7 +62,7 @@ def test_the_limit_holds_for_the_sum_of_two_processes(redis_url: str, tmp_path: 
 
 
 def test_health_is_never_limited_and_keys_count_apart(redis_url: str, tmp_path: Path) -> None:
-    env = {"REDIS_URL": redis_url, "RATE_LIMIT": "3/minute", "API_KEYS": "key-a,key-b"}
+    env = {"REDIS_URL": redis_url, "RATE_LIMIT": "3/minute", "API_KEYS": f"{KEY_A},{KEY_B}"}
     app = ServedApp(env, tmp_path / "log")
     try:
         app.wait_ready()
@@ -69,8 +74,8 @@ def test_health_is_never_limited_and_keys_count_apart(redis_url: str, tmp_path: 
                 f"{app.url}/v1/checks", json={"target": 5}, headers={"X-API-Key": key}
             ).status_code
 
-        assert [check("key-a") for _ in range(4)] == [200, 200, 200, 429]
-        assert check("key-b") == 200
+        assert [check(KEY_A) for _ in range(4)] == [200, 200, 200, 429]
+        assert check(KEY_B) == 200
     finally:
         app.stop()
 
@@ -170,7 +175,11 @@ def test_two_workers_together_admit_the_limit_and_no_more(redis_url: str) -> Non
     limit = 500
     assert lease_cap(limit) == 5  # leases of more than one request are what is tested
     settings = Settings(
-        redis_url=redis_url, rate_limit=f"{limit}/hour", api_keys=key, log_format="json"
+        redis_url=redis_url,
+        rate_limit=f"{limit}/hour",
+        api_keys=key,
+        api_key_secret=SECRET,
+        log_format="json",
     )
     pick = random.Random(25)
     calls_before = _script_calls(redis_url)
@@ -203,7 +212,12 @@ def test_two_served_processes_under_concurrent_load_stay_within_the_limit(
     key = f"key-{uuid.uuid4().hex}"
     limit = 300
     cap = lease_cap(limit)
-    env = {"REDIS_URL": redis_url, "RATE_LIMIT": f"{limit}/hour", "API_KEYS": key}
+    env = {
+        "REDIS_URL": redis_url,
+        "RATE_LIMIT": f"{limit}/hour",
+        "API_KEYS": key,
+        "API_KEY_SECRET": SECRET,
+    }
     apps = [ServedApp(env, tmp_path / f"{n}.log") for n in range(2)]
 
     async def hammer() -> list[int]:
@@ -237,7 +251,11 @@ def test_a_windows_end_admits_again_on_both_workers(redis_url: str) -> None:
     the window's end; then each asks again and admits."""
     key = f"key-{uuid.uuid4().hex}"
     settings = Settings(
-        redis_url=redis_url, rate_limit="4 per 2 seconds", api_keys=key, log_format="json"
+        redis_url=redis_url,
+        rate_limit="4 per 2 seconds",
+        api_keys=key,
+        api_key_secret=SECRET,
+        log_format="json",
     )
     with (
         TestClient(create_app(settings, rng=random.Random(1))) as first,

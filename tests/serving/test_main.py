@@ -61,6 +61,10 @@ def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: 
         ("REDIS_RETRY_AFTER_SECONDS", "-5", "REDIS_RETRY_AFTER_SECONDS: Expected `int` >= 1"),
         ("REDIS_SOCKET_TIMEOUT", "0", "REDIS_SOCKET_TIMEOUT: Expected `float` > 0.0"),
         ("LOG_FORMAT", "xml", "LOG_FORMAT"),
+        # Security review: API keys had no length check and placeholders were accepted.
+        ("API_KEYS", "key-1,key-2", "API_KEYS: key 1 of 2 is 5 characters; at least 32"),
+        ("API_KEYS", "REPLACE-ME-key-1-0123456789abcdefghij", "API_KEYS: key 1 of 1 looks like a"),
+        ("API_KEY_SECRET", "short", "API_KEY_SECRET: the secret is 5 characters"),
     ],
 )
 def test_invalid_settings_stop_the_service_with_a_clear_message(
@@ -73,6 +77,8 @@ def test_invalid_settings_stop_the_service_with_a_clear_message(
     assert output.startswith("bullseye: invalid environment")
     assert message in output
     assert "Traceback" not in output
+    if variable.startswith("API_KEY"):
+        assert value.split(",")[0] not in output  # a secret is described, never quoted
 
 
 def test_a_port_already_listened_on_stops_the_service_with_a_clear_message(
@@ -124,7 +130,7 @@ def test_logs_never_contain_bodies(redis_url: str, tmp_path: Path) -> None:
 
 
 def test_logs_name_the_conflict_but_never_keys_or_tokens(redis_url: str, tmp_path: Path) -> None:
-    key = "api-key-that-must-not-be-logged"
+    key = "api-key-that-must-not-be-logged-0123456789"
     app = ServedApp({"REDIS_URL": redis_url, "API_KEYS": key}, tmp_path / "service.log")
     try:
         app.wait_ready()

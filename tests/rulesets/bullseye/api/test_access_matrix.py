@@ -17,7 +17,7 @@ from service.app import create_app
 from service.settings import Settings
 from tests.support.bullseye_conflicts import conflict_body
 
-KEY = "key-for-tests-0123456789"
+KEY = "key-for-tests-0123456789-abcdefghijklmnop"
 KEYS = {"none": None, "wrong": "not-a-key", "valid": KEY}
 TOKENS = ("none", "gm", "own", "other_player", "other_conflict")
 
@@ -109,7 +109,11 @@ def expected(route: str, key: str, token: str) -> int | None:
 
 @pytest.fixture(scope="module")
 def keyed(redis_url: str) -> Iterator[TestClient]:
-    settings = Settings(redis_url=redis_url, api_keys=f"another-key, {KEY}", log_level="WARNING")
+    settings = Settings(
+        redis_url=redis_url,
+        api_keys=f"another-key-0123456789-abcdefghijklmnop, {KEY}",
+        log_level="WARNING",
+    )
     with TestClient(create_app(settings, rng=random.Random(3))) as client:
         yield client
 
