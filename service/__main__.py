@@ -99,6 +99,15 @@ def main() -> int:
                 "stops; set it to share keys between replicas and restarts "
                 "(python -m service.http.roll_keys makes one)",
             )
+        if "*" in (ip.strip() for ip in settings.forwarded_allow_ips.split(",")):
+            log.warning(
+                "forwarded_allow_ips_any",
+                note="FORWARDED_ALLOW_IPS=* trusts X-Forwarded-For from anyone: behind a proxy "
+                "that appends to the header (as most do by default) a client names its own "
+                "address, and so its rate-limit, session and stream identity. Name the "
+                "proxies' addresses or networks instead, or make the proxy overwrite the "
+                "header (README, Configuration)",
+            )
         if settings.api_keys and settings.api_key_secret is None:
             # One secret for every worker, so a key is one identity to the rate limit.
             from service.http.keys import new_key

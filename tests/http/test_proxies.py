@@ -63,3 +63,19 @@ def test_an_untrusted_peer_cannot_choose_its_address(
     finally:
         app.stop()
     assert answers == [200] * limit + [429]
+
+
+def test_trusting_every_peer_is_warned_at_start(redis_url: str, tmp_path: Path) -> None:
+    """Security review: with ``FORWARDED_ALLOW_IPS="*"`` behind a proxy that appends to
+    X-Forwarded-For, a client picks its own identity. The service still starts (a proxy that
+    overwrites the header makes it safe, as the compose file's does) but says so."""
+    app = ServedApp({"REDIS_URL": redis_url, "FORWARDED_ALLOW_IPS": "*"}, tmp_path / "log")
+    try:
+        app.wait_ready()
+    finally:
+        app.stop()
+    warned = [
+        line for line in app.log.read_text().splitlines() if "forwarded_allow_ips_any" in line
+    ]
+    assert len(warned) == 1
+    assert '"level":"warning"' in warned[0]
