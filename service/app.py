@@ -32,7 +32,7 @@ from service.http.operations import (
     ruleset_index,
     store_condition,
 )
-from service.http.problem_types import register_problems
+from service.http.problem_types import RETRY_AFTER, register_problems
 from service.http.problems import handle_exception
 from service.http.ratelimit import RateLimiter
 from service.http.receipt_routes import ReceiptController
@@ -47,6 +47,7 @@ from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
 from service.sessions.stream import StreamGate
+from service.sessions.stream_leases import StreamLeases, lease_ms_for
 from service.settings import Settings
 
 if TYPE_CHECKING:
@@ -216,6 +217,13 @@ def create_app(
             streams_client=streams_client,
             stopping=asyncio.Event(),  # set when the worker is told to stop
             gate=StreamGate(settings.sse_max_connections),
+            leases=StreamLeases(
+                client,
+                per_session=settings.sse_max_per_session,
+                per_client=settings.sse_max_per_client,
+                lease_ms=lease_ms_for(settings.sse_keep_alive_seconds),
+                retry_after=RETRY_AFTER["too-many-client-streams"],
+            ),
             rng=server_rng,
         )
         limiter = RateLimiter(settings, make_client(settings)) if settings.rate_limit else None

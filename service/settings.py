@@ -58,6 +58,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_limit_budget_seconds: Seconds = 0.05  # the longest a request waits for the limiter
     cors_origins: str = ""  # comma-separated origins allowed to call from a browser, or *
     sse_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 256
+    # Streams over every worker and replica (counted in Redis): on one session, and held by
+    # one client (its API key, else its address).
+    sse_max_per_session: Annotated[int, Meta(ge=1, le=10000)] = 32
+    sse_max_per_client: Annotated[int, Meta(ge=1, le=100000)] = 64
     sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0
     stream_ticket_seconds: Annotated[int, Meta(ge=5, le=3600)] = 60
     # Odds (service.http.odds_gate): every odds request's cost is estimated up front from

@@ -18,6 +18,9 @@ __all__ = [
     "StoreError",
     "StoreFull",
     "StoreUnavailable",
+    "TooManyClientStreams",
+    "TooManySessionStreams",
+    "TooManySessions",
     "TooManyStreams",
     "Unauthorized",
     "UnreadableBodyError",
@@ -71,6 +74,24 @@ class TooManyStreams(HTTPException):
     """This worker holds as many event streams open as it may."""
 
     status_code = 503
+
+
+class TooManyClientStreams(HTTPException):
+    """The client (its API key, else its address) holds as many event streams as it may."""
+
+    status_code = 429
+
+
+class TooManySessionStreams(HTTPException):
+    """The session has as many event streams open as it may."""
+
+    status_code = 429
+
+
+class TooManySessions(HTTPException):
+    """The client (its API key, else its address) keeps as many live sessions as it may."""
+
+    status_code = 429
 
 
 class OddsBusy(HTTPException):

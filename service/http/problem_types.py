@@ -172,6 +172,29 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "retry after Retry-After seconds (another replica may take it).",
         ),
         _type(
+            "too-many-client-streams",
+            429,
+            "Too many event streams for this client",
+            "This client (its API key, else its address) holds as many event streams open, "
+            "over every worker and replica, as SSE_MAX_PER_CLIENT allows; close one, or "
+            "retry after Retry-After seconds.",
+        ),
+        _type(
+            "too-many-session-streams",
+            429,
+            "Too many event streams on this session",
+            "This session has as many event streams open, over every worker and replica, "
+            "as SSE_MAX_PER_SESSION allows; close one, or retry after Retry-After seconds.",
+        ),
+        _type(
+            "too-many-sessions",
+            429,
+            "Too many live sessions",
+            "This client (its API key, else its address) keeps as many live sessions as "
+            "SESSIONS_PER_CLIENT allows: end one (DELETE) or let one expire; Retry-After "
+            "says when the first one expires untouched.",
+        ),
+        _type(
             "odds-busy",
             503,
             "Odds pool busy",
@@ -240,6 +263,9 @@ RETRY_AFTER: dict[str, int] = {
     "store-unavailable": 2,
     "state-store-full": 2,
     "too-many-streams": 2,
+    "too-many-client-streams": 5,  # a stream that ends gives its place back at once
+    "too-many-session-streams": 5,
+    "too-many-sessions": 60,
     "odds-busy": 1,  # a place frees as soon as one computation ends
 }
 

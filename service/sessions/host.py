@@ -26,11 +26,13 @@ from service.sessions.stream import (
     event_stream_response,
     is_stream_id,
 )
+from service.sessions.stream_leases import StreamLeases
 
 if TYPE_CHECKING:
     from litestar import Request
     from litestar.response import Stream
 
+    from service.http.keys import ApiKeys
     from service.kernel.dice import RandomSource
     from service.sessions.client import RedisClient
     from service.sessions.keys import SessionKind
@@ -72,6 +74,7 @@ class SessionHost:
     streams_client: RedisClient
     stopping: asyncio.Event
     gate: StreamGate
+    leases: StreamLeases
     rng: RandomSource  # the server's dice, for rules that roll in a session
     _engines: dict[SessionSpec[Any], SessionEngine[Any]] = field(default_factory=dict)
 
@@ -170,13 +173,16 @@ class SessionHost:
             await self.ticket_role(spec.kind, session_id, ticket)
         else:
             await self.token_role(spec, session_id, request)
-        return event_stream_response(
+        api_keys: ApiKeys = request.app.state.api_keys
+        return await event_stream_response(
             self.reader(spec),
             session_id,
             last_event_id if last_event_id and is_stream_id(last_event_id) else "0",
             stopping=self.stopping,
             keep_alive_seconds=self.settings.sse_keep_alive_seconds,
             gate=self.gate,
+            leases=self.leases,
+            identity=api_keys.identity(request.scope),
             retry_after=self.settings.redis_retry_after_seconds,
         )
 

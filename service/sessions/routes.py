@@ -68,7 +68,10 @@ def _events_description(kind: str, events: Sequence[str], ticket_operation_id: s
         "A browser's EventSource, which cannot send headers, passes a stream ticket instead: "
         f"`?ticket=` (see `{ticket_operation_id}`), each ticket once; it resumes with "
         "`?last_event_id=` when it reconnects with a new ticket. A worker holds at most "
-        "`SSE_MAX_CONNECTIONS` streams; past that, 503 `too-many-streams` with Retry-After."
+        "`SSE_MAX_CONNECTIONS` streams; past that, 503 `too-many-streams` with Retry-After. "
+        f"Over every worker and replica, a {kind} has at most `SSE_MAX_PER_SESSION` streams "
+        "open and a client (its API key, else its address) at most `SSE_MAX_PER_CLIENT`: "
+        "past those, 429 `too-many-session-streams` or `too-many-client-streams`."
     )
 
 

@@ -7,7 +7,8 @@ own last event) or has expired (``<kind>.expired``), and with a comment when the
 stops (the client resumes with ``Last-Event-ID``).
 
 Each worker holds at most ``limit`` streams (:class:`StreamGate`); past it a request is
-refused with a 503 problem before anything is streamed.
+refused with a 503 problem before anything is streamed. Each session and each client hold
+at most their own share over every worker (``service.sessions.stream_leases``): 429.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from service.http.errors import StoreError, TooManyStreams
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Callable
+    from collections.abc import AsyncIterator, Awaitable, Callable
 
     from service.sessions.client import RedisClient
     from service.sessions.keys import SessionKind
+    from service.sessions.stream_leases import StreamLease, StreamLeases
 
 __all__ = ["EventReader", "StreamGate", "event_stream_response", "is_stream_id"]
 
@@ -110,6 +112,7 @@ async def _frames(
     after: str,
     stopping: asyncio.Event,
     block_ms: int,
+    renew: Callable[[], Awaitable[None]],
     done: Callable[[], None],
 ) -> AsyncIterator[bytes]:
     closed = reader.kind.closed_event
@@ -117,6 +120,7 @@ async def _frames(
     stop = asyncio.ensure_future(stopping.wait())
     try:
         while True:
+            await renew()
             reading = asyncio.ensure_future(reader.read(session_id, after, block_ms))
             await asyncio.wait((reading, stop), return_when=asyncio.FIRST_COMPLETED)
             if not reading.done():  # the worker is stopping: end here, the client resumes
@@ -147,7 +151,7 @@ async def _frames(
         done()
 
 
-def event_stream_response(
+async def event_stream_response(
     reader: EventReader,
     session_id: str,
     after: str,
@@ -155,10 +159,18 @@ def event_stream_response(
     stopping: asyncio.Event,
     keep_alive_seconds: float,
     gate: StreamGate,
+    leases: StreamLeases,
+    identity: str,
     retry_after: int,
 ) -> Stream:
-    """The open stream, counted against ``gate`` until its frames are done or dropped."""
+    """The open stream, counted against ``gate`` (this worker's) and ``leases`` (the
+    session's and the client's, everywhere) until its frames are done or dropped."""
     gate.enter(retry_after)
+    try:
+        lease: StreamLease = await leases.take(reader.kind, session_id, identity)
+    except BaseException:
+        gate.leave()
+        raise
     released = False
 
     def release() -> None:
@@ -166,8 +178,14 @@ def event_stream_response(
         if not released:
             released = True
             gate.leave()
+            leases.release(lease)
 
-    frames = _frames(reader, session_id, after, stopping, int(keep_alive_seconds * 1000), release)
+    async def renew() -> None:
+        await leases.renew(lease)
+
+    frames = _frames(
+        reader, session_id, after, stopping, int(keep_alive_seconds * 1000), renew, release
+    )
     # A stream whose frames never started (the client went away first) is counted out
     # when its generator is collected.
     weakref.finalize(frames, release)

@@ -15,6 +15,7 @@ from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_by
 from service.sessions.keys import SessionKind
 from service.sessions.store import Committed, SessionStore
 from service.sessions.stream import EventReader, StreamGate, event_stream_response
+from service.sessions.stream_leases import StreamLeases
 from service.settings import Settings
 
 KIND = SessionKind("race", "table")
@@ -150,15 +151,18 @@ def test_streams_whose_clients_leave_leave_no_task_behind(redis_url: str) -> Non
         await created(store, "streamed")
         reader = EventReader(client, KIND)
         gate, stopping = StreamGate(100), asyncio.Event()
+        leases = StreamLeases(client, per_session=5, per_client=5, lease_ms=60_000, retry_after=1)
         before = len(asyncio.all_tasks())
         for _ in range(20):
-            response = event_stream_response(
+            response = await event_stream_response(
                 reader,
                 "streamed",
                 "0",
                 stopping=stopping,
                 keep_alive_seconds=5,
                 gate=gate,
+                leases=leases,
+                identity="addr:test",
                 retry_after=1,
             )
             frames = response.iterator
@@ -173,5 +177,8 @@ def test_streams_whose_clients_leave_leave_no_task_behind(redis_url: str) -> Non
             await asyncio.sleep(0.02)
         assert gate.open == 0
         assert len(asyncio.all_tasks()) == before
+        # Every lease given back: 20 streams opened, never more than 5 at once allowed.
+        assert await client.zcard(f"{KIND.state('streamed')}:streams") == 0
+        assert await client.zcard("bullseye:streams:{addr:test}") == 0
 
     run(redis_url, body)
