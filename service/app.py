@@ -46,6 +46,7 @@ from service.metrics import flush_requests
 from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
+from service.sessions.quota import SessionQuota
 from service.sessions.stream import StreamGate
 from service.sessions.stream_leases import StreamLeases, lease_ms_for
 from service.settings import Settings
@@ -223,6 +224,11 @@ def create_app(
                 per_client=settings.sse_max_per_client,
                 lease_ms=lease_ms_for(settings.sse_keep_alive_seconds),
                 retry_after=RETRY_AFTER["too-many-client-streams"],
+            ),
+            quota=SessionQuota(
+                client,
+                per_client=settings.sessions_per_client,
+                set_ttl_ms=2 * settings.session_ttl_max_seconds * 1000,
             ),
             rng=server_rng,
         )

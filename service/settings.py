@@ -44,6 +44,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     header_read_timeout_seconds: Seconds = 10.0
     body_read_timeout_seconds: Seconds = 10.0
     conflict_ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
+    # The longest any session may wait untouched, its creator's `ttl_seconds` included.
+    session_ttl_max_seconds: Annotated[int, Meta(ge=60, le=604800)] = 86400
+    # Live sessions one client (its API key, else its address) may keep (0: no limit).
+    sessions_per_client: Annotated[int, Meta(ge=0, le=1_000_000)] = 200
     # Sessions of each kind each worker remembers, so a write usually needs no read first
     # (0: off), and at most this many bytes of them.
     recent_sessions: Annotated[int, Meta(ge=0, le=100000)] = 2048
@@ -99,6 +103,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             from service.http.rates import parse_rate
 
             parse_rate(self.rate_limit)  # its ValueError says what reads well
+        if self.conflict_ttl_seconds > self.session_ttl_max_seconds:
+            raise ValueError("CONFLICT_TTL_SECONDS must be at most SESSION_TTL_MAX_SECONDS")
         if self.odds_max_ms < self.odds_inline_ms:
             raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
         if self.roll_signing_keys is not None:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
@@ -60,9 +61,27 @@ def client(settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture(scope="session")
 def served_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The service served over HTTP by its own process, against the test Redis."""
-    app = ServedApp({"REDIS_URL": redis_url}, tmp_path_factory.mktemp("served") / "service.log")
+    # Shared by every test of the worker, Schemathesis's fuzzing among them, all from one
+    # address: no quota of live sessions (tests/sessions/test_session_quota.py has its own).
+    env = {"REDIS_URL": redis_url, "SESSIONS_PER_CLIENT": "0"}
+    app = ServedApp(env, tmp_path_factory.mktemp("served") / "service.log")
     try:
         app.wait_ready()
         yield app.url
     finally:
         app.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_session_quotas(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test starts with no live sessions counted against its client (every in-process
+    test client is one address, "testclient"): the sessions earlier tests left behind
+    would otherwise fill SESSIONS_PER_CLIENT."""
+    yield
+    if "redis_url" in request.fixturenames:
+        store = redis.Redis.from_url(request.getfixturevalue("redis_url"))
+        try:
+            for key in store.scan_iter("bullseye:sessions:{*", count=1000):
+                store.delete(key)
+        finally:
+            store.close()

@@ -142,6 +142,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "another.",
         ),
         _type(
+            "ttl-too-long",
+            422,
+            "Session TTL too long",
+            "A session's `ttl_seconds` asks it to wait untouched longer than this "
+            "deployment allows (SESSION_TTL_MAX_SECONDS, 24 h by default).",
+        ),
+        _type(
             "unknown-seed-participant",
             422,
             "Client seed for nobody",

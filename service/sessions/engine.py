@@ -26,7 +26,7 @@ from litestar.response import Response
 from service.http.errors import ConcurrentUpdate, PreconditionFailed, SessionFull
 from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.http.receipts import receipts_of
-from service.kernel.errors import RulesError
+from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
 from service.sessions.dice import Ended, SessionDice, revealed_closing
@@ -37,10 +37,12 @@ from service.sessions.store import Committed, Full, Replayed, SessionStore, Stal
 if TYPE_CHECKING:
     from litestar import Request
 
+    from service.http.keys import ApiKeys
     from service.kernel.dice import RandomSource
     from service.kernel.events import Event
     from service.kernel.sessions import Applied
     from service.sessions.client import RedisClient
+    from service.sessions.quota import SessionQuota
 
 __all__ = ["Decision", "SessionEngine", "Step", "etag"]
 
@@ -79,11 +81,16 @@ class SessionEngine(Generic[S]):
         default_ttl_ms: int,
         pending_lease_ms: int,
         rng: RandomSource,
+        quota: SessionQuota,
+        max_ttl_ms: int,
         ended: Ended[S] | None = None,
     ) -> None:
-        """``rng``: the server's dice; ``ended``: whether a state can roll no more (then a
-        provably fair session's seed is revealed)."""
+        """``rng``: the server's dice; ``quota``: the live sessions each client may keep;
+        ``max_ttl_ms``: the longest a session may wait untouched; ``ended``: whether a
+        state can roll no more (then a provably fair session's seed is revealed)."""
         self.store = store
+        self._quota = quota
+        self._max_ttl_ms = max_ttl_ms
         self._rng = rng
         self._ended = ended
         self.kind = store.kind
@@ -139,17 +146,45 @@ class SessionEngine(Generic[S]):
         *,
         access: Access,
         ttl_ms: int,
+        request: Request[Any, Any, Any],
     ) -> int:
-        """Store a new session; its version (1)."""
-        written = await self.store.write(
-            session_id,
-            applied.state,
-            expected_version=0,
-            ttl_ms=ttl_ms,
-            events=applied.events,
-            history=applied.history,
-            access=access,
-        )
+        """Store a new session for the client ``request`` comes from; its version (1).
+
+        Raises:
+            RulesError: ``ttl-too-long``, a TTL past ``SESSION_TTL_MAX_SECONDS``.
+            TooManySessions: the client keeps as many live sessions as it may.
+        """
+        if ttl_ms > self._max_ttl_ms:
+            raise RulesError.from_concerns(
+                [
+                    Concern(
+                        code="ttl-too-long",
+                        pointer="/ttl_seconds",
+                        detail=f"A {self.kind.kind} waits untouched at most "
+                        f"{self._max_ttl_ms // 1000} s here (SESSION_TTL_MAX_SECONDS), not "
+                        f"{ttl_ms // 1000}.",
+                    )
+                ]
+            )
+        api_keys: ApiKeys = request.app.state.api_keys
+        identity = api_keys.identity(request.scope)
+        state_key = self.kind.state(session_id)
+        await self._quota.take(identity, state_key)
+        try:
+            written = await self.store.write(
+                session_id,
+                applied.state,
+                expected_version=0,
+                ttl_ms=ttl_ms,
+                events=applied.events,
+                history=applied.history,
+                access=access,
+            )
+        except BaseException:
+            await asyncio.shield(self._quota.give_back(identity, state_key))
+            raise
+        if not isinstance(written, Committed):
+            await self._quota.give_back(identity, state_key)
         if isinstance(written, Full):
             raise SessionFull(detail=_full(written, self.store.max_bytes))
         if not isinstance(written, Committed):

@@ -19,6 +19,7 @@ from service.http.errors import StoreError, Unauthorized
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.engine import SessionEngine
+from service.sessions.quota import SessionQuota
 from service.sessions.store import SessionStore
 from service.sessions.stream import (
     EventReader,
@@ -75,6 +76,7 @@ class SessionHost:
     stopping: asyncio.Event
     gate: StreamGate
     leases: StreamLeases
+    quota: SessionQuota
     rng: RandomSource  # the server's dice, for rules that roll in a session
     _engines: dict[SessionSpec[Any], SessionEngine[Any]] = field(default_factory=dict)
 
@@ -101,6 +103,8 @@ class SessionHost:
                 # timeouts; its key's pending marker need not outlive that by much.
                 pending_lease_ms=max(1000, int(3000 * settings.redis_socket_timeout)),
                 rng=self.rng,
+                quota=self.quota,
+                max_ttl_ms=settings.session_ttl_max_seconds * 1000,
                 ended=spec.ended,
             )
             self._engines[spec] = engine

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from litestar.datastructures import ResponseHeader
 from litestar.params import HeaderParameter, QueryParameter
+from msgspec import Meta
 
 __all__ = [
     "CREATED_HEADERS",
@@ -16,6 +17,7 @@ __all__ = [
     "IfNoneMatch",
     "LastEventId",
     "LastEventIdQuery",
+    "SessionTtl",
     "StreamTicketParam",
 ]
 
@@ -92,5 +94,17 @@ StreamTicketParam = Annotated[
         "clients such as a browser's EventSource that cannot send headers. Single use: "
         "it opens one stream, once; to reconnect, ask a new ticket and resume with "
         "`last_event_id`.",
+    ),
+]
+
+# A new session's own time to wait untouched (every kind's creation takes it).
+SessionTtl = Annotated[
+    int,
+    Meta(
+        ge=60,
+        le=604800,
+        description="Seconds the session lives untouched (every change restarts the clock); "
+        "by default CONFLICT_TTL_SECONDS (24 h). A deployment bounds it by "
+        "SESSION_TTL_MAX_SECONDS (24 h by default): past that, 422 `ttl-too-long`.",
     ),
 ]

@@ -255,7 +255,9 @@ class ConflictController(Controller):
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         conflict = applied.state
-        version = await conflicts.create(conflict.id, applied, access=access, ttl_ms=ttl * 1000)
+        version = await conflicts.create(
+            conflict.id, applied, access=access, ttl_ms=ttl * 1000, request=request
+        )
         CONFLICTS_CREATED.inc()
         view = view_of(conflict, version=version, expires_at=time.time() + ttl, rounds=())
         assert tokens.gm is not None

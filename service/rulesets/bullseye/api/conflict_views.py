@@ -34,6 +34,7 @@ from service.rulesets.bullseye.rules.conflicts import (
 from service.rulesets.bullseye.rules.dice import DiceKind
 from service.sessions.host import SessionSpec
 from service.sessions.keys import SessionKind
+from service.sessions.params import SessionTtl
 from service.sessions.receipts import ReceiptsWanted, SessionReceipt
 
 __all__ = [
@@ -70,7 +71,7 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     depletable_at_issue: Name | None = None
     dice: DiceKind = DiceKind.D20
     dice_source: DiceSource = DiceSource.SERVER
-    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    ttl_seconds: SessionTtl | None = None
     client_seeds: ClientSeeds | None = None
     receipts: ReceiptsWanted = False
 

@@ -56,6 +56,7 @@ from service.sessions.params import (
     IdempotencyKey,
     IfMatch,
     IfNoneMatch,
+    SessionTtl,
 )
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted, SessionReceipt
 
@@ -76,7 +77,7 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A new scene: the GM's rules, the players (each gets a token) and the participants."""
 
     name: Name
-    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    ttl_seconds: SessionTtl | None = None
     rules: SceneRules = SceneRules()
     players: Annotated[tuple[ScenePlayer, ...], Meta(max_length=12)] = ()
     participants: Annotated[
@@ -340,7 +341,9 @@ class SceneController(Controller):
         )
         tokens, access = issue_tokens((p.id for p in data.players), gm=True)
         scene = applied.state
-        version = await scenes.create(scene.id, applied, access=access, ttl_ms=ttl * 1000)
+        version = await scenes.create(
+            scene.id, applied, access=access, ttl_ms=ttl * 1000, request=request
+        )
         view = view_of(scene, version=version, expires_at=time.time() + ttl)
         assert tokens.gm is not None
         created = SceneCreated(

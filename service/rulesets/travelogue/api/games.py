@@ -62,6 +62,7 @@ from service.sessions.params import (
     IdempotencyKey,
     IfMatch,
     IfNoneMatch,
+    SessionTtl,
 )
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
@@ -110,7 +111,7 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         ]
         | None
     ) = None
-    ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
+    ttl_seconds: SessionTtl | None = None
     client_seeds: ClientSeeds | None = None
     receipts: ReceiptsWanted = False
 
@@ -265,7 +266,9 @@ class GameController(Controller):
         )
         tokens, access = issue_tokens((sheet.player for sheet in data.bullseyes), gm=False)
         game = applied.state
-        version = await games.create(game.id, applied, access=access, ttl_ms=ttl * 1000)
+        version = await games.create(
+            game.id, applied, access=access, ttl_ms=ttl * 1000, request=request
+        )
         view = game_view(game, version=version, expires_at=_expiry(time.time() + ttl))
         created = CreatedGame(
             **{field: getattr(view, field) for field in GameView.__struct_fields__},
