@@ -54,6 +54,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     recent_session_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 64 * 1024 * 1024
     # The ceiling of one session's stored bytes: state, tokens and history.
     session_max_bytes: Annotated[int, Meta(ge=64 * 1024, le=64 * 1024 * 1024)] = 1024 * 1024
+    # The first answers to Idempotency-Keys each participant of a session keeps (its
+    # oldest dropped first); they count in the session's bytes.
+    idempotency_keys_kept: Annotated[int, Meta(ge=1, le=1000)] = 16
     api_keys: str | None = None  # comma-separated; when set, /v1 routes and /metrics need one
     # The HMAC key the API keys are kept under (service.http.keys); every replica needs the
     # same one. Unset: `python -m service` generates one for its workers, and says so.

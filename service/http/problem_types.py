@@ -106,8 +106,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Not allowed for this token",
             "The token opens the session but its role may not do this (the detail says "
             "whose move it is): in a Bullseye conflict only the GM resolves rounds, makes the "
-            "outcome check and deletes, and a player submits only their own checks. An "
-            "Idempotency-Key is also bound to the participant who first sent it.",
+            "outcome check and deletes, and a player submits only their own checks.",
         ),
         _type(
             "cors-refused",
@@ -137,9 +136,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "session-full",
             409,
             "Session full",
-            "The session's stored record (state, history and tokens) would pass its ceiling "
-            "(SESSION_MAX_BYTES, 1 MiB by default); nothing was written. End it and start "
-            "another.",
+            "The session's stored record (state, history, tokens and the answers kept for "
+            "Idempotency-Keys) would pass its ceiling (SESSION_MAX_BYTES, 1 MiB by default); "
+            "nothing was written. End it and start another.",
         ),
         _type(
             "ttl-too-long",

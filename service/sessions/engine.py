@@ -32,7 +32,15 @@ from service.sessions.access import Access, role_of, token_of
 from service.sessions.dice import Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
 from service.sessions.receipts import signed_answer
-from service.sessions.store import Committed, Full, Replayed, SessionStore, Stale, Stored
+from service.sessions.store import (
+    Committed,
+    Full,
+    Kept,
+    Replayed,
+    SessionStore,
+    Stale,
+    Stored,
+)
 
 if TYPE_CHECKING:
     from litestar import Request
@@ -94,7 +102,13 @@ class SessionEngine(Generic[S]):
         self._rng = rng
         self._ended = ended
         self.kind = store.kind
-        self._idempotency = Idempotency(client, store.kind, lease_ms=pending_lease_ms)
+        self._idempotency = Idempotency(
+            client,
+            store.kind,
+            lease_ms=pending_lease_ms,
+            kept_per_owner=store.answers_per_owner,
+            max_bytes=store.max_bytes,
+        )
         self._token_header = token_header
         self._default_ttl_ms = default_ttl_ms
 
@@ -239,7 +253,7 @@ class SessionEngine(Generic[S]):
             answer = answer_bytes(
                 claimed.request, status, content, {"content-type": PROBLEM_MEDIA_TYPE}
             )
-            held = await self._idempotency.keep(session_id, claimed, answer, self.ttl_ms(stored))
+            held = await self._idempotency.keep(session_id, claimed, answer)
             if held is not None and held[:1] == ANSWERED:
                 # This request outlived its lease and a retry of it was applied meanwhile
                 # (which is why the rules now refuse it): the retry's answer is the answer.
@@ -293,7 +307,7 @@ class SessionEngine(Generic[S]):
                     content,
                     {**headers, "content-type": "application/json"},
                 )
-                record = (claim.key, answer)
+                record = Kept(field=claim.field, owner=claim.owner, answer=answer)
             written = await self.store.write(
                 session_id,
                 decision.applied.state,

@@ -93,6 +93,7 @@ class SessionHost:
                 max_bytes=settings.session_max_bytes,
                 recent_count=settings.recent_sessions,
                 recent_bytes=settings.recent_session_bytes,
+                answers_per_owner=settings.idempotency_keys_kept,
             )
             engine = SessionEngine(
                 store,

@@ -1,18 +1,25 @@
 """``Idempotency-Key``: one request, applied at most once, its first answer replayed.
 
-A key is bound to its session (it is stored under the session's hash tag), to the
-principal who sent it (the role its token opens), to the method and path, and to the body.
-The caller is authorized before anything stored is replayed.
+A key belongs to its session (it is stored under the session's hash tag) and to the
+participant who sends it (the role its token opens): the same key from another participant
+is another request. It is bound to the method and path, and to the body. The caller is
+authorized before anything stored is replayed.
 
-While the first request runs, the key holds a *pending* marker (``P…``): a retry meanwhile
-is told 409. The write script replaces the marker by the *answer* (``D…``) in the same
-step as the state, and refuses to apply anything under a key that already holds an
-answer. So a write whose reply was lost (a timeout, a dropped connection) is never applied
-twice: its retry finds the answer. A request that failed without writing takes its own
-marker back (only its own: compared in the script); if Redis could not be told, the
-marker's lease is short (three socket timeouts), so a retry after Redis comes back is not
-locked out for long. The marker is a courtesy, never the guarantee: two runs of the same
-request are safe, since the second write finds the first one's answer.
+While the first request runs, a *pending* marker (``P…``, its own key with a short lease)
+says so: a retry meanwhile is told 409. The write script stores the *answer* (``D…``) in
+the session's answers hash in the same step as the state, and refuses to apply anything
+under a key that already holds an answer. So a write whose reply was lost (a timeout, a
+dropped connection) is never applied twice: its retry finds the answer. A request that
+failed without writing takes its own marker back (only its own: compared in the script);
+if Redis could not be told, the marker's lease is short (three socket timeouts), so a
+retry after Redis comes back is not locked out for long. The marker is a courtesy, never
+the guarantee: two runs of the same request are safe, since the second write finds the
+first one's answer.
+
+Answers are counted in the session's stored bytes (``SESSION_MAX_BYTES``), and each
+participant keeps its last ``IDEMPOTENCY_KEYS_KEPT`` of them, its oldest dropped first:
+no participant can grow Redis, or crowd out another's answers, by sending keys. A refusal
+is kept the same way when it fits; when it does not, it is answered and not kept.
 """
 
 from __future__ import annotations
@@ -28,39 +35,97 @@ from service.http.context import new_id
 from service.http.errors import Forbidden, IdempotencyKeyReused, RequestInFlight, StoreError
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
+from service.sessions.keys import idempotency_field, owner_tag
 
 if TYPE_CHECKING:
     from service.sessions.client import RedisClient
     from service.sessions.keys import SessionKind
 
-__all__ = ["ANSWERED", "PENDING", "Claim", "Idempotency", "IdempotencyRecord"]
+__all__ = [
+    "ANSWERED",
+    "ANSWERS_TO_DROP",
+    "PENDING",
+    "Claim",
+    "Idempotency",
+    "IdempotencyRecord",
+]
 
 PENDING = b"P"
 ANSWERED = b"D"
 
-# KEYS: the idempotency key. ARGV: marker, lease ms. 1 when claimed, else what it holds.
+# KEYS: the pending marker, the answers hash, the key as a release before 2026-12 kept it.
+# ARGV: marker, lease ms, the key's field. 1 when claimed, else the answer or marker held.
 _CLAIM = """
+local held = redis.call('HGET', KEYS[2], ARGV[3])
+if held then return held end
+local legacy = redis.call('GET', KEYS[3])
+if legacy and string.byte(legacy, 1) == 68 then return legacy end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
 return redis.call('GET', KEYS[1]) or 1
 """
 
-# KEYS: the idempotency key. ARGV: the marker this request set. Deletes it only if it is
-# still that marker: an answer written meanwhile (the reply was lost) stays.
+# KEYS: the pending marker. ARGV: the marker this request set. Deletes it only if it is
+# still that marker: a retry's marker (after this one's lease ran out) stays.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
 
+# Lua shared by the write and keep scripts: which of a participant's kept answers one more
+# would drop (its oldest, past ``limit``), and the bytes they free.
+# KEYS[a] the answers hash, KEYS[o] the order list; returns count after, drop list, freed.
+ANSWERS_TO_DROP = """
+local function answers_to_drop(answers, order, tag, limit)
+  local count = tonumber(redis.call('HGET', answers, '#' .. tag) or '0') + 1
+  local drop, freed = {}, 0
+  if count > limit then
+    local prefix = tag .. ':'
+    for _, entry in ipairs(redis.call('LRANGE', order, 0, -1)) do
+      if count - #drop <= limit then break end
+      if string.sub(entry, 1, #prefix) == prefix then
+        table.insert(drop, entry)
+        freed = freed + redis.call('HSTRLEN', answers, string.sub(entry, #prefix + 1))
+      end
+    end
+  end
+  return count - #drop, drop, freed
+end
+local function keep_answer(answers, order, tag, field, answer, count, drop, ttl)
+  redis.call('HSET', answers, field, answer, '#' .. tag, count)
+  redis.call('RPUSH', order, tag .. ':' .. field)
+  for _, entry in ipairs(drop) do
+    redis.call('LREM', order, 1, entry)
+    redis.call('HDEL', answers, string.sub(entry, #tag + 2))
+  end
+  redis.call('PEXPIRE', answers, ttl)
+  redis.call('PEXPIRE', order, ttl)
+end
+"""
 
-# KEYS: the idempotency key. ARGV: this request's marker, its answer, ttl ms. Keeps the
-# answer only while the key still holds this request's marker (or nothing); else returns
-# what it holds — another run's answer must never be overwritten by this one's.
-_KEEP = """
-local held = redis.call('GET', KEYS[1])
-if held and held ~= ARGV[1] then return held end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+# KEYS: the pending marker, the answers hash, the order list, the envelope. ARGV: this
+# request's marker, its answer, the key's field, the owner tag, answers kept per owner,
+# the session's byte ceiling. Keeps the answer unless another run's answer or marker
+# holds the key (then returns it: never overwritten by this one's), or the session is
+# gone, or it would pass the ceiling (then 1, not kept).
+_KEEP = (
+    ANSWERS_TO_DROP
+    + """
+local held = redis.call('HGET', KEYS[2], ARGV[3])
+if held then return held end
+local marker = redis.call('GET', KEYS[1])
+if marker and marker ~= ARGV[1] then return marker end
+redis.call('DEL', KEYS[1])
+local envelope = redis.call('HMGET', KEYS[4], 'v', 'n')
+if not envelope[1] then return 1 end
+local count, drop, freed = answers_to_drop(KEYS[2], KEYS[3], ARGV[4], tonumber(ARGV[5]))
+local kept = tonumber(envelope[2] or '0') + string.len(ARGV[2]) - freed
+if kept + redis.call('HSTRLEN', KEYS[4], 's') > tonumber(ARGV[6]) then return 1 end
+redis.call('HSET', KEYS[4], 'n', kept)
+keep_answer(KEYS[2], KEYS[3], ARGV[4], ARGV[3], ARGV[2], count, drop,
+            redis.call('PTTL', KEYS[4]))
 return 1
 """
+)
 
 
 class IdempotencyRecord(Value, frozen=True, kw_only=True):
@@ -77,9 +142,12 @@ class IdempotencyRecord(Value, frozen=True, kw_only=True):
 
 
 class Claim(Value, frozen=True, kw_only=True):
-    """A key this request holds while it runs."""
+    """A key this request holds while it runs: ``field`` where the participant's key is
+    kept, ``owner`` the participant's tag (:mod:`service.sessions.keys`)."""
 
     key: str
+    field: str
+    owner: str
     request: IdempotencyRecord
     marker: bytes
 
@@ -103,10 +171,20 @@ def answer_bytes(
 class Idempotency:
     """Claims, releases and replays of one kind of session's keys."""
 
-    def __init__(self, client: RedisClient, kind: SessionKind, *, lease_ms: int) -> None:
+    def __init__(
+        self,
+        client: RedisClient,
+        kind: SessionKind,
+        *,
+        lease_ms: int,
+        kept_per_owner: int,
+        max_bytes: int,
+    ) -> None:
         self._client = client
         self._kind = kind
         self._lease_ms = lease_ms
+        self._kept_per_owner = kept_per_owner
+        self._max_bytes = max_bytes
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
         self._keep = client.register_script(_KEEP)
@@ -117,7 +195,8 @@ class Idempotency:
         """Hold ``key`` for this request; or the first answer to it, replayed.
 
         Raises:
-            Forbidden: the key was first sent by another participant.
+            Forbidden: a key kept by a release before 2026-12 was first sent by another
+                participant (keys are each participant's own since).
             IdempotencyKeyReused: the key came with another operation or body.
             RequestInFlight: the first request with the key is still running.
         """
@@ -129,14 +208,21 @@ class Idempotency:
             owner=new_id(),
         )
         marker = PENDING + _encode(request)
-        redis_key = self._kind.idempotency(session_id, key)
+        field = idempotency_field(principal, key)
+        keys = [
+            self._kind.pending(session_id, field),
+            self._kind.answers(session_id),
+            self._kind.idempotency(session_id, key),
+        ]
         try:
-            held = await self._claim(keys=[redis_key], args=[marker, self._lease_ms])
+            held = await self._claim(keys=keys, args=[marker, self._lease_ms, field])
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         if held == 1:
-            return Claim(key=key, request=request, marker=marker)
+            return Claim(
+                key=key, field=field, owner=owner_tag(principal), request=request, marker=marker
+            )
         return replay(cast("bytes", held), request)
 
     async def release(self, session_id: str, claim: Claim) -> None:
@@ -144,18 +230,31 @@ class Idempotency:
         ends it anyway)."""
         try:
             await self._release(
-                keys=[self._kind.idempotency(session_id, claim.key)], args=[claim.marker]
+                keys=[self._kind.pending(session_id, claim.field)], args=[claim.marker]
             )
         except RedisError:
             REDIS_ERRORS.inc()
 
-    async def keep(self, session_id: str, claim: Claim, answer: bytes, ttl_ms: int) -> bytes | None:
+    async def keep(self, session_id: str, claim: Claim, answer: bytes) -> bytes | None:
         """Keep an answer that was not written with the state (a refusal), if the key is
-        still this request's; else what the key holds now (another run's answer or marker,
-        after this request's lease ran out)."""
-        redis_key = self._kind.idempotency(session_id, claim.key)
+        still this request's and it fits the session's bytes; else what the key holds now
+        (another run's answer or marker, after this request's lease ran out)."""
+        keys = [
+            self._kind.pending(session_id, claim.field),
+            self._kind.answers(session_id),
+            self._kind.answer_order(session_id),
+            self._kind.state(session_id),
+        ]
+        args: list[bytes | str | int] = [
+            claim.marker,
+            answer,
+            claim.field,
+            claim.owner,
+            self._kept_per_owner,
+            self._max_bytes,
+        ]
         try:
-            held = await self._keep(keys=[redis_key], args=[claim.marker, answer, ttl_ms])
+            held = await self._keep(keys=keys, args=args)
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
@@ -165,7 +264,7 @@ class Idempotency:
 def replay(held: bytes, request: IdempotencyRecord) -> Response[bytes]:
     """The stored answer for ``request``, once it is shown to be the same request."""
     first = _record(held)
-    if first.principal != request.principal:
+    if first.principal != request.principal:  # only a record of a release before 2026-12
         raise Forbidden(
             detail="This Idempotency-Key was first sent with another participant's token."
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-__all__ = ["SessionKind", "digest"]
+__all__ = ["SessionKind", "digest", "idempotency_field", "owner_tag"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +29,24 @@ class SessionKind:
         return f"{self.state(session_id)}:history"
 
     def idempotency(self, session_id: str, key: str) -> str:
-        """Where the first answer to ``Idempotency-Key: key`` is kept."""
+        """Where a release before 2026-12 kept the first answer to ``Idempotency-Key: key``
+        (of whichever participant sent it first); still read until such records expire."""
         return f"{self.state(session_id)}:idem:{digest(key)}"
+
+    def pending(self, session_id: str, field: str) -> str:
+        """The marker of a request in flight under the key ``field`` names (see
+        :func:`idempotency_field`), for as long as its lease."""
+        return f"{self.state(session_id)}:pending:{field}"
+
+    def answers(self, session_id: str) -> str:
+        """The hash of first answers, by :func:`idempotency_field`, with each participant's
+        count (``#<owner tag>``); counted in the session's bytes."""
+        return f"{self.state(session_id)}:answers"
+
+    def answer_order(self, session_id: str) -> str:
+        """The list of ``<owner tag>:<field>`` in the order the answers were kept, so each
+        participant's oldest goes first."""
+        return f"{self.state(session_id)}:answers:order"
 
     def ticket(self, session_id: str, ticket: str) -> str:
         """A stream ticket's role, for as long as the ticket lives."""
@@ -50,3 +66,14 @@ class SessionKind:
 def digest(text: str) -> str:
     """What is stored of a secret or a client's key: its SHA-256, in hex."""
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def idempotency_field(principal: str, key: str) -> str:
+    """Where one participant's ``Idempotency-Key`` is kept: keys are the participant's own,
+    so another's key (guessed, or simply the same) is another request, never a refusal."""
+    return digest(f"{principal}\n{key}")
+
+
+def owner_tag(principal: str) -> str:
+    """A participant, as the answers it keeps are counted and ordered."""
+    return digest(principal)[:16]

@@ -39,9 +39,11 @@ IdempotencyKey = Annotated[
         max_length=255,
         required=False,
         description="Retry safely: the same key, token, operation and body return the first "
-        "answer without applying the change again, even when the first reply was lost. The "
-        "same key with another body or operation → 422; from another participant → 403; "
-        "while the first is still running → 409.",
+        "answer without applying the change again, even when the first reply was lost. A key "
+        "is its participant's own (another participant's same key is another request). The "
+        "same key with another body or operation → 422; while the first is still running → "
+        "409. Each participant's last IDEMPOTENCY_KEYS_KEPT (16) answers are kept, counted "
+        "in the session's bytes.",
     ),
 ]
 IfMatch = Annotated[

@@ -8,11 +8,14 @@ Per session (every key under the hash tag ``{<id>}``, see :mod:`service.sessions
 * the **history** list: what actions appended (rounds, moves), pushed by the write that
   made them and read on demand, so a write costs the same at round 100 as at round 1;
 * the **events** stream, read by event-stream clients;
-* **idempotency** records: the first answer to each ``Idempotency-Key``.
+* the **answers** hash: the first answer to each participant's ``Idempotency-Key``, each
+  participant's last ``answers_per_owner`` of them (its oldest dropped first), with a
+  list of their order (:mod:`service.sessions.idempotency`).
 
 Every write sets the TTL of all of them again; the state, its history, its events and its
-idempotency record land in one script, together or not at all. A write whose stored
-bytes (state, access and history) would pass ``max_bytes`` is refused whole.
+answer land in one script, together or not at all. A write whose stored bytes (state,
+access, history and answers, ``n`` in the envelope) would pass ``max_bytes`` is refused
+whole.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from service.http.errors import StoreError
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS, SESSION_COPIES
 from service.sessions.access import Access
+from service.sessions.idempotency import ANSWERS_TO_DROP
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -42,6 +46,7 @@ __all__ = [
     "EVENTS_MAXLEN",
     "Committed",
     "Full",
+    "Kept",
     "Replayed",
     "SessionStore",
     "Stale",
@@ -54,17 +59,22 @@ S = TypeVar("S", bound=Value)
 EVENTS_MAXLEN = 1000
 CLOSED_EVENTS_TTL_MS = 300_000  # stream clients still see the closing event for five minutes
 
-# KEYS: 1 envelope, 2 events, 3 history, 4 idempotency (the envelope key when unused).
+# KEYS: 1 envelope, 2 events, 3 history, 4 the pending marker of the idempotency key (the
+# envelope key when unused), 5 the answers hash, 6 their order.
 # ARGV: 1 expected version ("0": must not exist), 2 state, 3 access (given at creation
-# only, with the TTL; "" afterwards), 4 ttl ms,
-# 5 max bytes, 6 events maxlen, 7 idempotency record ("" none), 8 event count n,
-# 9 history count m, then n type/data pairs, then m history entries.
+# only, with the TTL; "" afterwards), 4 ttl ms, 5 max bytes, 6 events maxlen, 7 the answer
+# to keep under the idempotency key ("" none), 8 event count n, 9 history count m,
+# 10 the key's field, 11 its owner's tag, 12 answers kept per owner, then n type/data
+# pairs, then m history entries.
 # An idempotency key that already holds an answer ("D…") wins over everything: a retry of
-# a write whose reply was lost must not apply it again.
-_WRITE = """
+# a write whose reply was lost must not apply it again. The answer kept counts in the
+# session's bytes, and drops its owner's oldest past the limit.
+_WRITE = (
+    ANSWERS_TO_DROP
+    + """
 if ARGV[7] ~= '' then
-  local held = redis.call('GET', KEYS[4])
-  if held and string.byte(held, 1) == 68 then return {'replay', held} end
+  local held = redis.call('HGET', KEYS[5], ARGV[10])
+  if held then return {'replay', held} end
 end
 local now = redis.call('HMGET', KEYS[1], 'v', 'n')
 local current = now[1]
@@ -77,7 +87,13 @@ elseif current ~= ARGV[1] then
 end
 local n, m = tonumber(ARGV[8]), tonumber(ARGV[9])
 local kept = tonumber(now[2] or '0') + string.len(ARGV[3])
-for i = 1, m do kept = kept + string.len(ARGV[9 + 2 * n + i]) end
+for i = 1, m do kept = kept + string.len(ARGV[12 + 2 * n + i]) end
+local count, drop = 0, {}
+if ARGV[7] ~= '' then
+  local freed
+  count, drop, freed = answers_to_drop(KEYS[5], KEYS[6], ARGV[11], tonumber(ARGV[12]))
+  kept = kept + string.len(ARGV[7]) - freed
+end
 if kept + string.len(ARGV[2]) > tonumber(ARGV[5]) then
   return {'full', tostring(kept + string.len(ARGV[2]))}
 end
@@ -90,14 +106,21 @@ end
 redis.call('PEXPIRE', KEYS[1], ttl)
 for i = 0, n - 1 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], '*',
-             'type', ARGV[10 + 2 * i], 'data', ARGV[11 + 2 * i])
+             'type', ARGV[13 + 2 * i], 'data', ARGV[14 + 2 * i])
 end
 redis.call('PEXPIRE', KEYS[2], ttl)
-for i = 1, m do redis.call('RPUSH', KEYS[3], ARGV[9 + 2 * n + i]) end
+for i = 1, m do redis.call('RPUSH', KEYS[3], ARGV[12 + 2 * n + i]) end
 redis.call('PEXPIRE', KEYS[3], ttl)
-if ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'PX', ttl) end
+if ARGV[7] ~= '' then
+  keep_answer(KEYS[5], KEYS[6], ARGV[11], ARGV[10], ARGV[7], count, drop, ttl)
+  redis.call('DEL', KEYS[4])
+else
+  redis.call('PEXPIRE', KEYS[5], ttl)
+  redis.call('PEXPIRE', KEYS[6], ttl)
+end
 return {'ok'}
 """
+)
 
 # KEYS: envelope, history. ARGV: the version of the reader's copy ("" none), "1" to include
 # the history. Returns 1 when the copy is current (nothing else crosses the wire), 0 when
@@ -113,13 +136,13 @@ end
 return answer
 """
 
-# KEYS: envelope, events, history. ARGV: closing event type, data, ttl ms of what stays.
-# The access hashes stay as long as the stream, so stream readers can still authenticate
-# and see the end.
+# KEYS: envelope, events, history, answers, their order. ARGV: closing event type, data,
+# ttl ms of what stays. The access hashes stay as long as the stream, so stream readers
+# can still authenticate and see the end.
 _DELETE = """
 if redis.call('HDEL', KEYS[1], 's', 'v', 't', 'n') == 0 then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('DEL', KEYS[3])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', '1000', '*', 'type', ARGV[1], 'data', ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
@@ -153,6 +176,16 @@ class Stored(Generic[S]):
             + self.history_bytes
             + sum(len(body) for body in self.rendered.values())
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """An answer a write keeps under a participant's ``Idempotency-Key``: ``field`` and
+    ``owner`` as :class:`~service.sessions.idempotency.Claim` names them."""
+
+    field: str
+    owner: str
+    answer: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +239,11 @@ class SessionStore(Generic[S]):
         max_bytes: int,
         recent_count: int = 0,
         recent_bytes: int = 0,
+        answers_per_owner: int = 16,
     ) -> None:
         self.kind = kind
         self.max_bytes = max_bytes
+        self.answers_per_owner = answers_per_owner
         self._client = client
         self._recent: OrderedDict[str, Stored[S]] = OrderedDict()
         self._recent_count = recent_count
@@ -313,17 +348,16 @@ class SessionStore(Generic[S]):
         events: Sequence[Event] = (),
         history: Sequence[Value] = (),
         access: Access | None = None,
-        idempotency: tuple[str, bytes] | None = None,
+        idempotency: Kept | None = None,
         from_copy: bool = False,
     ) -> WriteResult[S]:
         """Store ``state`` as version ``expected_version + 1`` if ``expected_version`` is still
         the stored one (0: the session must not exist yet).
 
         ``access``: the token hashes, given at creation (they never change).
-        ``idempotency``: the client's key and the answer to keep under it.
+        ``idempotency``: the participant's key, and the answer to keep under it.
         ``from_copy``: ``expected_version`` is a remembered copy's, not a fresh read's.
         """
-        key, record = idempotency if idempotency else ("", b"")
         encoded_state = self.encode(state)
         encoded_access = self.encode(access) if access is not None else b""
         entries = [self.encode(entry) for entry in history]
@@ -334,9 +368,12 @@ class SessionStore(Generic[S]):
             ttl_ms,
             self.max_bytes,
             EVENTS_MAXLEN,
-            record,
+            idempotency.answer if idempotency else b"",
             len(events),
             len(entries),
+            idempotency.field if idempotency else "",
+            idempotency.owner if idempotency else "",
+            self.answers_per_owner,
         ]
         for event in events:
             args += [event.type, self.encode(event.data)]
@@ -346,7 +383,9 @@ class SessionStore(Generic[S]):
             state_key,
             self.kind.events(session_id),
             self.kind.history(session_id),
-            self.kind.idempotency(session_id, key) if record else state_key,
+            self.kind.pending(session_id, idempotency.field) if idempotency else state_key,
+            self.kind.answers(session_id),
+            self.kind.answer_order(session_id),
         ]
         try:
             answer = cast("list[bytes]", await self._write(keys=keys, args=args))
@@ -404,6 +443,8 @@ class SessionStore(Generic[S]):
                     self.kind.state(session_id),
                     self.kind.events(session_id),
                     self.kind.history(session_id),
+                    self.kind.answers(session_id),
+                    self.kind.answer_order(session_id),
                 ],
                 args=[closing.type, self.encode(closing.data), CLOSED_EVENTS_TTL_MS],
             )

@@ -1,8 +1,8 @@
-"""Idempotency-Key that holds (README, "Sessions and event streams"): bound to session, principal,
-method, path and body; the caller authorized before any stored answer is replayed; a write
-whose reply was lost applied at most once, its retry answered with the first answer; no
-lock-out after Redis comes back. Real Redis throughout, and real faults: a TCP proxy that
-holds a reply past the socket timeout, and Redis itself paused."""
+"""Idempotency-Key that holds (README, "Sessions and event streams"): each participant's
+own, bound to session, method, path and body; the caller authorized before any stored answer
+is replayed; a write whose reply was lost applied at most once, its retry answered with the
+first answer; no lock-out after Redis comes back. Real Redis throughout, and real faults: a
+TCP proxy that holds a reply past the socket timeout, and Redis itself paused."""
 
 from __future__ import annotations
 
@@ -63,17 +63,36 @@ def test_a_replay_without_a_token_of_the_conflict_is_401_never_the_stored_answer
     assert "pairings" not in replay.text
 
 
-def test_a_replay_with_another_participants_token_is_403(client: TestClient) -> None:
-    """Ana's token opens the conflict, but the key was the GM's request."""
+def test_another_participants_same_key_is_another_request_never_the_stored_answer(
+    client: TestClient,
+) -> None:
+    """Keys are each participant's own: Ana's request with the GM's key is hers, answered
+    by the rules (a player may not resolve a round), never with the GM's stored answer."""
     created = create(client, dice_source="server")
     path = f"/v1/conflicts/{created['id']}/rounds"
     first = client.post(path, json=ROUND, headers=keyed(created["tokens"]["gm"], "k-3"))
     assert first.status_code == 200
     ana = created["tokens"]["players"]["ana"]
-    replay = client.post(path, json=ROUND, headers=keyed(ana, "k-3"))
-    body = assert_problem(replay, 403, "forbidden")
-    assert "another participant" in body["detail"]
-    assert "pairings" not in replay.text
+    hers = client.post(path, json=ROUND, headers=keyed(ana, "k-3"))
+    body = assert_problem(hers, 403, "forbidden")
+    assert "GM" in body["detail"]
+    assert "pairings" not in hers.text
+
+
+def test_a_key_guessed_first_by_another_participant_does_not_block_the_gm(
+    client: TestClient,
+) -> None:
+    """Security review: keys were stored per (session, key), so a player who sent a key
+    first made the GM's later request with it answer 403."""
+    created = create(client, dice_source="server")
+    path = f"/v1/conflicts/{created['id']}/rounds"
+    ana, gm = created["tokens"]["players"]["ana"], created["tokens"]["gm"]
+    assert client.post(path, json=ROUND, headers=keyed(ana, "k-guess")).status_code == 403
+    first = client.post(path, json=ROUND, headers=keyed(gm, "k-guess"))
+    again = client.post(path, json=ROUND, headers=keyed(gm, "k-guess"))
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.content == first.content
+    assert len(read(client, created)["rounds"]) == 1
 
 
 def test_the_same_key_on_another_path_is_422_not_another_requests_answer(

@@ -171,6 +171,10 @@ def test_a_full_conflict_runs_on_a_redis_cluster(cluster_url: str, tmp_path: Pat
             CONFLICTS.kind.state(cid),
             CONFLICTS.kind.events(cid),
             CONFLICTS.kind.idempotency(cid, "x"),
+            CONFLICTS.kind.pending(cid, "x"),
+            CONFLICTS.kind.answers(cid),
+            CONFLICTS.kind.answer_order(cid),
+            f"{CONFLICTS.kind.state(cid)}:streams",
         )
     }
     assert len(slots) == 1

@@ -13,7 +13,7 @@ from service.sessions.access import issue_tokens
 from service.sessions.client import make_client
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes
 from service.sessions.keys import SessionKind
-from service.sessions.store import Committed, SessionStore
+from service.sessions.store import Committed, Kept, SessionStore
 from service.sessions.stream import EventReader, StreamGate, event_stream_response
 from service.sessions.stream_leases import StreamLeases
 from service.settings import Settings
@@ -117,7 +117,7 @@ def test_a_refusal_is_never_kept_over_another_runs_answer(redis_url: str) -> Non
     then refused (the state has moved on), the key keeps B's answer, and A learns it."""
 
     async def body(client: object, store: SessionStore[Table]) -> None:
-        keys = Idempotency(client, KIND, lease_ms=50)
+        keys = Idempotency(client, KIND, lease_ms=50, kept_per_owner=16, max_bytes=1 << 20)
         await created(store, "lease")
         first = await keys.claim(
             "lease", "k", principal="ana", method="POST", path="/p", body=b"{}"
@@ -134,14 +134,14 @@ def test_a_refusal_is_never_kept_over_another_runs_answer(redis_url: str) -> Non
             Table(name="lease", moves=1),
             expected_version=1,
             ttl_ms=60_000,
-            idempotency=("k", applied),
+            idempotency=Kept(field=retry.field, owner=retry.owner, answer=applied),
         )
         assert isinstance(written, Committed)
         refusal = answer_bytes(first.request, 409, b'{"refused":1}', {})
-        held = await keys.keep("lease", first, refusal, 60_000)
+        held = await keys.keep("lease", first, refusal)
         assert held == applied
         assert held[:1] == ANSWERED
-        assert await client.get(KIND.idempotency("lease", "k")) == applied
+        assert await client.hget(KIND.answers("lease"), retry.field) == applied
 
     run(redis_url, body)
 
