@@ -127,3 +127,31 @@ def test_a_deleted_session_keeps_no_answers(keeping4: TestClient, redis_url: str
     finally:
         store.close()
     assert left == 0
+
+
+def test_an_answer_kept_by_the_previous_release_still_replays(
+    keeping4: TestClient, redis_url: str
+) -> None:
+    """A release before 2026-12 kept an answer under ``…:idem:<sha256(key)>``: a retry that
+    spans the upgrade still gets it, not a second application."""
+    created = create(keeping4)
+    gm = created["tokens"]["gm"]
+    path = f"/v1/conflicts/{created['id']}/rounds"
+    tied = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
+    headers = {**bearer(gm), "Idempotency-Key": "spans-the-upgrade"}
+    first = keeping4.post(path, json=tied, headers=headers)
+    assert first.status_code == 200
+    store = redis.Redis.from_url(redis_url)
+    try:  # where the previous release kept it, and nowhere else
+        kind, cid = CONFLICTS.kind, created["id"]
+        fields = [f for f in store.hkeys(kind.answers(cid)) if not f.startswith(b"#")]
+        (field,) = fields
+        store.set(kind.idempotency(cid, "spans-the-upgrade"), store.hget(kind.answers(cid), field))
+        store.hdel(kind.answers(cid), field)
+    finally:
+        store.close()
+    again = keeping4.post(path, json=tied, headers=headers)
+    assert again.status_code == 200
+    assert again.content == first.content
+    rounds = keeping4.get(f"/v1/conflicts/{created['id']}", headers=bearer(gm)).json()["rounds"]
+    assert len(rounds) == 1
