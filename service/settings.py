@@ -32,6 +32,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Proxies whose X-Forwarded-For names the client (addresses, networks, or *).
     forwarded_allow_ips: Annotated[str, Meta(max_length=4096)] = "127.0.0.1"
     redis_url: str | None = None  # None: `python -m service` starts an embedded Redis
+    # The embedded Redis's memory (MiB); full, it refuses writes (503 state-store-full),
+    # never evicts a session.
+    embedded_redis_maxmemory_mb: Annotated[int, Meta(ge=16, le=1024 * 1024)] = 256
     redis_cluster: bool = False  # REDIS_URL names one node of a Redis Cluster
     redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
     redis_socket_timeout: Seconds = 1.0

@@ -26,9 +26,11 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
+from service.http.keys import new_key
+from service.http.roll_keys import new_private_jwk
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from service.serving import GRACEFUL_SHUTDOWN_SECONDS
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -809,12 +811,15 @@ def test_the_service_routes_port_80_to_the_container_port() -> None:
     assert service["spec"].get("type", "ClusterIP") == "ClusterIP"
     (port,) = service["spec"]["ports"]
     assert port["port"] == 80
-    assert container_port(port["targetPort"]) == Settings.from_env(effective_environment()).port
+    assert (
+        container_port(port["targetPort"])
+        == Settings.from_env({**effective_environment(), **REPLACED}).port
+    )
 
 
 def test_probes_hit_healthz_and_readyz_on_the_served_port() -> None:
     paths = json.loads((ROOT / "openapi" / "openapi.json").read_text())["paths"]
-    served = Settings.from_env({**final_stage().env(), **effective_environment()})
+    served = Settings.from_env({**final_stage().env(), **effective_environment(), **REPLACED})
     assert served.host == "0.0.0.0", "probes come from the node, not from localhost"
     probes = {"startupProbe": "/healthz", "livenessProbe": "/healthz", "readinessProbe": "/readyz"}
     for probe, path in probes.items():
@@ -859,7 +864,7 @@ def test_resources_are_bounded_and_workers_match_the_cpu_limit() -> None:
     limit = cpus(resources["limits"]["cpu"])
     assert limit == int(limit) >= 1, "a whole number of CPUs, one per worker"
     assert "WEB_CONCURRENCY" in effective_environment(), "unset means one worker per node CPU"
-    assert Settings.from_env(effective_environment()).workers == int(limit)
+    assert Settings.from_env({**effective_environment(), **REPLACED}).workers == int(limit)
 
 
 def test_shutdown_outlasts_endpoint_removal_and_the_server_grace() -> None:
@@ -909,14 +914,41 @@ def test_every_configured_name_is_a_setting_and_the_values_are_valid() -> None:
         assert all(isinstance(value, str) for value in data.values()), doc["metadata"]["name"]
     env_names = {item["name"] for item in container().get("env", [])}
     assert env_names <= allowed | SERVER_VARIABLES, env_names - allowed
-    Settings.from_env(effective_environment())  # raises SettingsError on a bad value
+    # Once the Secret's placeholders are replaced (as an operator must), every value is a
+    # valid setting: raises SettingsError on a bad value.
+    Settings.from_env({**effective_environment(), **REPLACED})
+
+
+# What an operator puts in place of the example Secret's placeholders.
+REPLACED = {
+    "API_KEYS": f"{new_key()},{new_key()}",
+    "API_KEY_SECRET": new_key(),
+    "ROLL_SIGNING_KEYS": json.dumps([new_private_jwk()]),
+}
 
 
 def test_the_example_secret_holds_only_placeholders() -> None:
     secret = one("Secret")
-    assert {"REDIS_URL", "API_KEYS"} <= set(secret["stringData"])
+    assert {"REDIS_URL", "API_KEYS", "API_KEY_SECRET", "ROLL_SIGNING_KEYS"} <= set(
+        secret["stringData"]
+    )
     for key, value in secret["stringData"].items():
         assert "REPLACE-ME" in value, f"{key}: a real credential must never be committed"
+
+
+@pytest.mark.parametrize("name", sorted(REPLACED))
+def test_the_service_refuses_to_start_with_a_placeholder_left_in(name: str) -> None:
+    """Security review: the manifests' REPLACE-ME keys were accepted as API keys."""
+    environment = {**effective_environment(), **REPLACED, name: one("Secret")["stringData"][name]}
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env(environment)
+
+
+def test_the_example_config_limits_every_caller() -> None:
+    """Security review: the Kubernetes config shipped RATE_LIMIT "" (off)."""
+    settings = Settings.from_env({**effective_environment(), **REPLACED})
+    assert settings.rate_limit
+    assert settings.sessions_per_client > 0
 
 
 def test_the_redis_notes_show_the_store_key_layout() -> None:

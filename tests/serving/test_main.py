@@ -8,7 +8,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 
+from service.embedded_redis import EmbeddedRedis
 from tests.support.served import ServedApp
 
 
@@ -21,12 +23,17 @@ def _log_events(log: Path) -> list[dict]:
 
 
 def test_without_redis_url_an_embedded_redis_is_started_and_stopped(tmp_path: Path) -> None:
-    app = ServedApp({"REDIS_URL": ""}, tmp_path / "service.log")
+    """…with a memory ceiling, and a policy that never evicts a session (security review:
+    the embedded Redis had no maxmemory)."""
+    app = ServedApp({"REDIS_URL": "", "EMBEDDED_REDIS_MAXMEMORY_MB": "64"}, tmp_path / "log")
     try:
         app.wait_ready()
         assert httpx.get(app.url + "/readyz").json()["status"] == "ready"
         check = httpx.post(app.url + "/v1/checks", json={"target": 10, "seed": 3})
         assert check.status_code == 200
+        url = next(e for e in _log_events(app.log) if e.get("event") == "redis")["url"]
+        with redis.Redis.from_url(url) as embedded:
+            config = embedded.config_get("maxmemory*")
     finally:
         assert app.stop() == 0
     redis_events = [e for e in _log_events(app.log) if e.get("event") == "redis"]
@@ -34,6 +41,22 @@ def test_without_redis_url_an_embedded_redis_is_started_and_stopped(tmp_path: Pa
     assert redis_events[0]["mode"] == "embedded"
     socket_path = Path(redis_events[0]["url"].removeprefix("unix://"))
     assert not socket_path.parent.exists(), "the embedded Redis must be removed on stop"
+    assert config["maxmemory"] == str(64 * 1024 * 1024)
+    assert config["maxmemory-policy"] == "noeviction"
+    assert redis_events[0]["maxmemory_mb"] == 64
+
+
+@pytest.mark.parametrize("policy", ["allkeys-lru", "volatile-ttl"])
+def test_a_redis_that_would_evict_sessions_is_warned_of(policy: str, tmp_path: Path) -> None:
+    with EmbeddedRedis("--maxmemory-policy", policy) as url:
+        app = ServedApp({"REDIS_URL": url}, tmp_path / "service.log")
+        try:
+            app.wait_ready()
+        finally:
+            app.stop()
+    (warned,) = (e for e in _log_events(app.log) if e.get("event") == "redis_evicts_sessions")
+    assert warned["level"] == "warning"
+    assert warned["policy"] == policy
 
 
 def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: Path) -> None:
