@@ -272,14 +272,15 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             )
         case StoreError():
             retry_after = request.app.state.settings.redis_retry_after_seconds
+            redis_error = type(exc.__cause__).__name__ if exc.__cause__ else None
             if is_out_of_memory(exc.__cause__):
-                _log.error("state_store_full", error=str(exc.__cause__))
+                _log.error("state_store_full", error=str(exc.__cause__), redis_error=redis_error)
                 return problem_response(
                     "state-store-full",
                     "Session state (Redis) is full and refused the write; nothing was written.",
                     headers={"Retry-After": str(retry_after)},
                 )
-            _log.warning("state_store_unavailable", error=str(exc))
+            _log.warning("state_store_unavailable", error=str(exc), redis_error=redis_error)
             return problem_response(
                 "store-unavailable",
                 "Session state (Redis) is unreachable; retry later.",

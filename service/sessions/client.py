@@ -30,7 +30,7 @@ from redis.exceptions import (
     DataError,
     InvalidResponse,
     NoScriptError,
-    ResponseError,
+    RedisError,
     TimeoutError,
 )
 
@@ -143,12 +143,15 @@ class Lanes:
                 # The script cache was flushed (a restart): load it, send it again.
                 await link.call(script.load_command, self.deadline)
                 reply = await link.call(packed, self.deadline)
-            clean = True
+            # As redis-py does: an error reply that its parser makes a ConnectionError
+            # (LOADING, NOAUTH, WRONGPASS, "max number of clients reached") also ends the
+            # connection; any error reply is raised, never returned as a result.
+            clean = not isinstance(reply, ConnectionError)
         finally:
             if not clean and link is not None:
                 link.close()
             self._release(link)
-        if isinstance(reply, ResponseError):
+        if isinstance(reply, RedisError):
             raise reply
         return reply
 

@@ -6,7 +6,10 @@ is held for ``seconds`` — past the client's socket timeout — and then the co
 dropped. That is what a lost reply looks like to the service: a timeout after the write.
 ``delay_next`` holds a command back before Redis sees it (a slow network or a busy Redis),
 and ``before_each`` lets another client act first every time a command passes (a writer
-that always wins the race).
+that always wins the race). ``answer_next`` answers the next matching command itself, with
+the bytes of a reply Redis gives when it cannot run it (``-LOADING …``), never letting
+Redis see it; ``cut_reply_to`` lets the command run and drops the connection halfway
+through its reply.
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ class HoldingProxy:
         self._dropping: bytes | None = None
         self._delaying: tuple[bytes, float] | None = None
         self._before: tuple[bytes, Callable[[], object]] | None = None
+        self._answering: tuple[bytes, bytes] | None = None
+        self._cutting: bytes | None = None
+        self.answered = 0  # commands answered here instead of by Redis, so far
+        self.cut_replies = 0  # replies cut halfway, so far
         self.dropped = 0  # commands dropped on their way so far
         self.held = 0  # replies held back so far
         self.delayed = 0  # commands held back on their way so far
@@ -69,6 +76,18 @@ class HoldingProxy:
         """Hold the next command containing ``marker`` for ``seconds`` before Redis sees it."""
         with self._lock:
             self._delaying = (marker, seconds)
+
+    def answer_next(self, marker: bytes, reply: bytes) -> None:
+        """Answer the next command containing ``marker`` with ``reply`` (RESP bytes, such as
+        ``b"-LOADING Redis is loading the dataset in memory\\r\\n"``); Redis never sees it."""
+        with self._lock:
+            self._answering = (marker, reply)
+
+    def cut_reply_to(self, marker: bytes) -> None:
+        """Let the next command containing ``marker`` run, then drop the connection after
+        the first half of its reply."""
+        with self._lock:
+            self._cutting = marker
 
     def before_each(self, marker: bytes, action: Callable[[], object] | None) -> None:
         """Run ``action`` (another client's command, say) before each command containing
@@ -99,7 +118,8 @@ class HoldingProxy:
             server = _upstream(self._redis_url)
             with self._lock:
                 self._open += [client, server]
-            held_until = [0.0]
+            # [0]: when a held reply may go; [1]: 1.0 when the next reply is cut halfway.
+            held_until = [0.0, 0.0]
             threading.Thread(
                 target=self._requests, args=(client, server, held_until), daemon=True
             ).start()
@@ -114,6 +134,15 @@ class HoldingProxy:
                     self._dropping = None
                     self.dropped += 1
                     break
+                answer = None
+                if self._answering is not None and self._answering[0] in data:
+                    answer = self._answering[1]
+                    self._answering = None
+                    self.answered += 1
+                if self._cutting is not None and self._cutting in data:
+                    held[1] = 1.0
+                    self._cutting = None
+                    self.cut_replies += 1
                 if self._armed is not None and self._armed[0] in data:
                     held[0] = time.monotonic() + self._armed[1]
                     self._armed = None
@@ -127,6 +156,12 @@ class HoldingProxy:
                 if self._before is not None and self._before[0] in data:
                     action = self._before[1]
                     self.preceded += 1
+            if answer is not None:
+                try:
+                    client.sendall(answer)
+                except OSError:
+                    break
+                continue
             if delay:
                 time.sleep(delay)
             if action is not None:
@@ -143,6 +178,10 @@ class HoldingProxy:
             if held[0]:
                 time.sleep(max(0.0, held[0] - time.monotonic()))
                 break  # the reply is lost: the client timed out long ago
+            if held[1]:
+                with contextlib.suppress(OSError):
+                    client.sendall(data[: max(1, len(data) // 2)])
+                break  # the connection drops halfway through the reply
             try:
                 client.sendall(data)
             except OSError:
