@@ -10,11 +10,13 @@ with spaces, scale labels and spaces, combining marks in falling class order, an
 (:data:`WORST`). Then every free-text member of an example at once (where a cost per
 member adds up), an unknown field in each object whose name fills the body, and as many
 entries as fit in each map whose size the schema leaves open. Query and path parameters get
-the same strings, the URL within 8 KiB.
+the same strings, the URL within 8 KiB. ``verifyReceipt`` also gets a genuine receipt with
+the documents whose RFC 8785 form costs the most, as large as the body allows.
 
 Each case goes through the app built as a served worker builds it (JSON logs, metrics
 shared by workers, uvloop) against an embedded Redis (or ``REDIS_URL``), one request at a
-time, timed by this process's CPU clock (the app, its event loop and any thread it hands
+time (``length``: the string's characters, or a map's or a document's entries), timed by
+this process's CPU clock (the app, its event loop and any thread it hands
 work to; not the embedded Redis, nor other processes sharing the machine) beside the wall
 clock. The slowest case of each operation and the slowest members overall are printed. The
 run fails when an answer is a 5xx or a case takes more than ``--bound-ms`` of CPU (50 ms,
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import itertools
 import json
 import os
 import re
@@ -68,6 +71,7 @@ __all__ = [
     "Runner",
     "cases",
     "members",
+    "receipt_cases",
 ]
 
 # A request's bound, in CPU time. The costliest honest answers here (a 64 KiB body refused,
@@ -577,6 +581,32 @@ def cases(document: Json, limit: int, per_member: int | None = None) -> Iterator
     yield from _parameter_cases(document, per_member, counter)
 
 
+# Documents a receipt's digests put in RFC 8785 form at their costliest, by name: n items.
+_DOCUMENTS: dict[str, Callable[[int], Json]] = {
+    "floats": lambda n: {"x": [0.5] * n},
+    "integers past 2^53": lambda n: {"x": [2**60] * n},
+    "keys beyond U+FFFF": lambda n: {f"\U0001f600{i}": 0 for i in range(n)},
+    "U+1F600 and small objects": lambda n: {"x": ["\U0001f600", *[{"a": 1}] * n]},
+}
+
+
+def receipt_cases(limit: int, receipt: str, answer: Json, request: Json) -> Iterator[Case]:
+    """``verifyReceipt`` behind a genuine signature (``receipt`` signs ``answer`` and
+    ``request``), so that the digests are computed: its answer, then its request, replaced
+    by each of :data:`_DOCUMENTS` as large as the body allows."""
+    for member in ("answer", "request"):
+        for name, make in _DOCUMENTS.items():
+
+            def build(n: int, member: str = member, make: Callable[[int], Json] = make) -> Json:
+                return {"receipt": receipt, "answer": answer, "request": request, member: make(n)}
+
+            fitted = _fitted(build, limit, limit)
+            if fitted is not None:
+                label = f"/{member} (a genuine receipt)"
+                path = "/v1/receipts/verify"
+                yield Case("verifyReceipt", label, name, fitted[1], "POST", path, fitted[0])
+
+
 def _parameter_cases(
     document: Json, per_member: int | None, counter: Iterator[int]
 ) -> Iterator[Case]:
@@ -711,7 +741,7 @@ def _table(rows: list[_Timed], title: str) -> list[str]:
     lines = [
         title,
         f"  {'operation':30} {'member':38} {'slowest case':34} "
-        f"{'chars':>6} {'status':>6} {'cpu ms':>7} {'wall ms':>7}",
+        f"{'length':>6} {'status':>6} {'cpu ms':>7} {'wall ms':>7}",
     ]
     for row in rows:
         case = row.case
@@ -722,8 +752,21 @@ def _table(rows: list[_Timed], title: str) -> list[str]:
     return lines
 
 
+async def _signed_check(send: Send, document: Json) -> tuple[str, Json, Json]:
+    """A receipt, the answer it signs and the request: ``resolveCheck``'s first example."""
+    request = {**_request_schema(document, "POST", "/v1/checks")[1][0], "receipt": True}  # type: ignore[index]
+    reply = await send("POST", "/v1/checks", msgspec.json.encode(request), {})
+    assert reply.status == 200, reply.body[:300]
+    answer = json.loads(reply.body)
+    return answer["receipt"], answer, request
+
+
 async def _measure(
-    arguments: argparse.Namespace, send: Send, document: Json, limit: int
+    arguments: argparse.Namespace,
+    send: Send,
+    document: Json,
+    limit: int,
+    signed: tuple[str, Json, Json],
 ) -> list[_Timed]:
     """Every case (of the chosen operations), timed. A case over the bound, and the slowest
     case of each member, is run twice more and its fastest time kept: a pause of the whole
@@ -738,7 +781,9 @@ async def _measure(
             row.ms = min(row.ms, reply.cpu_seconds * 1e3)
             row.wall_ms = min(row.wall_ms, reply.seconds * 1e3)
 
-    for case in cases(document, limit, arguments.per_member):
+    for case in itertools.chain(
+        cases(document, limit, arguments.per_member), receipt_cases(limit, *signed)
+    ):
         if chosen and case.operation not in chosen:
             continue
         reply = await runner.run(case)
@@ -789,7 +834,8 @@ async def main(arguments: argparse.Namespace) -> int:
             return Reply(status, media.split(";")[0], answer, took, cpu)
 
         started = time.perf_counter()
-        results = await _measure(arguments, send, document, settings.max_body_bytes)
+        signed = await _signed_check(send, document)
+        results = await _measure(arguments, send, document, settings.max_body_bytes, signed)
         elapsed = time.perf_counter() - started
         await stop()
 

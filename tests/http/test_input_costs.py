@@ -13,18 +13,29 @@ from typing import Any
 import msgspec
 from litestar.testing import TestClient
 
+from service.http.receipt_routes import INLINE_VERIFY_BYTES
 from service.rulesets.travelogue.api.bullseyes import INLINE_SETUP_COST
 from service.rulesets.travelogue.api.examples import BULLSEYES
 from service.rulesets.travelogue.rules.setup import check_setup, setup_cost
 from service.rulesets.travelogue.rules.sheet import Sheet
 from service.settings import Settings
-from tests.bench.worst_inputs import WORST, Case, Reply, Runner, Send, _Schemas, cases
+from tests.bench.worst_inputs import (
+    WORST,
+    Case,
+    Reply,
+    Runner,
+    Send,
+    _Schemas,
+    cases,
+    receipt_cases,
+)
 from tests.support.examples import operation_routes
 from tests.support.problems import PROBLEM, assert_problem
 
 OBJECTS = "/v1/self-conflict/objects/validate"
 BULLSEYES_VALIDATE = "/v1/travelogue/bullseyes/validate"
 GAMES = "/v1/travelogue/games"
+VERIFY = "/v1/receipts/verify"
 OBJECT = {
     "name": "Vessa Roon",
     "concept": "A smuggler pilot",
@@ -129,6 +140,7 @@ def test_every_string_member_at_its_worst_is_answered_without_a_server_error(
     sample = list(cases(document, settings.max_body_bytes, per_member=1))
     assert {case.worst for case in sample} >= set(WORST)
     assert _string_members(document) <= {(case.operation, case.member) for case in sample}
+    sample += receipt_cases(settings.max_body_bytes, *_signed_check(client))
 
     async def answers() -> list[tuple[Case, Reply]]:
         runner = Runner(_send(client))
@@ -143,6 +155,32 @@ def test_every_string_member_at_its_worst_is_answered_without_a_server_error(
         )
     ]
     assert wrong == []
+
+
+def _signed_check(client: TestClient) -> tuple[str, Any, Any]:
+    """A check's receipt, the answer it signs and the request."""
+    request = {"target": 12, "qualities": [{"name": "Hero", "type": "core", "magnitude": 3}]}
+    request["receipt"] = True
+    response = client.post("/v1/checks", json=request)
+    assert response.status_code == 200, response.text
+    return response.json()["receipt"], response.json(), request
+
+
+def test_a_receipt_verified_with_large_documents_is_judged_as_with_small_ones(
+    client: TestClient,
+) -> None:
+    """A genuine receipt with an answer past INLINE_VERIFY_BYTES (16 000 floats, whose RFC
+    8785 form costs the most) is verified on a worker thread, and judged as inline: the
+    signature holds, the answer is another one; with the real answer and request, valid."""
+    receipt, answer, request = _signed_check(client)
+    body = {"receipt": receipt, "answer": answer, "request": request}
+    assert client.post(VERIFY, json=body).json()["valid"] is True
+    for big in ({"x": [0.5] * 16_000}, {"x": ["\U0001f600", *[{"a": 1}] * 6_000]}):
+        large = {**body, "answer": big}
+        assert len(msgspec.json.encode(large)) > INLINE_VERIFY_BYTES
+        verdict = client.post(VERIFY, json=large).json()
+        assert (verdict["valid"], verdict["reason"]) == (False, "answer-mismatch")
+        assert verdict["checked"] == ["signature"]
 
 
 def _sheets(shooter: str, beef: str) -> list[dict[str, Any]]:
