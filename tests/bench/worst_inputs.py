@@ -15,13 +15,14 @@ the documents whose RFC 8785 form costs the most, as large as the body allows.
 
 Each case goes through the app built as a served worker builds it (JSON logs, metrics
 shared by workers, uvloop) against an embedded Redis (or ``REDIS_URL``), one request at a
-time (``length``: the string's characters, or a map's or a document's entries), timed by
-this process's CPU clock (the app, its event loop and any thread it hands
-work to; not the embedded Redis, nor other processes sharing the machine) beside the wall
-clock. The slowest case of each operation and the slowest members overall are printed. The
-run fails when an answer is a 5xx or a case takes more than ``--bound-ms`` of CPU (50 ms,
-see ``BOUND_MS``). A case over it, and the slowest of each member, is run twice more and
-its fastest time kept.
+time. Three times are printed: ``cpu ms``, the whole process's CPU (what the request costs:
+the event loop and any thread it hands work to; not Redis, nor other processes sharing the
+machine); ``loop ms``, the CPU of the event loop's thread alone (how long it could not
+serve anyone else); ``wall ms``. ``length`` is the string's characters, or a map's or a
+document's entries. The slowest case of each operation and the slowest members overall are
+printed. The run fails when an answer is a 5xx or a case holds the event loop for more than
+``--bound-ms`` (50 ms, see ``BOUND_MS``). A case over it, and the slowest of each member, is
+run twice more and its fastest times kept.
 
     python -m tests.bench.worst_inputs                      every case
     python -m tests.bench.worst_inputs -o travelogueValidateBullseyes
@@ -39,6 +40,7 @@ import asyncio
 import copy
 import itertools
 import json
+import math
 import os
 import re
 import sys
@@ -74,12 +76,15 @@ __all__ = [
     "receipt_cases",
 ]
 
-# A request's bound, in CPU time. The costliest honest answers here (a 64 KiB body refused,
-# a 20 000-character story counted) take a few milliseconds on the 2-core development
-# machine, while a super-linear pass at these lengths takes from tens of milliseconds to
-# seconds (the sentence pattern took 6 s, NFKC on runs of combining marks about 100 ms): ten
-# times the honest worst leaves room for noise and still catches those. CPU time, because
-# wall time on a shared machine also counts other processes' turns.
+# A request's bound, in CPU time of the event loop's thread: how long one request may keep
+# a worker from serving the others. The costliest honest answers here (a 64 KiB body
+# refused, a 20 000-character story counted) take a few milliseconds on the 2-core
+# development machine, while a super-linear pass at these lengths takes from tens of
+# milliseconds to seconds (the sentence pattern took 6 s, NFKC on runs of combining marks
+# about 100 ms): ten times the honest worst leaves room for noise and still catches those.
+# CPU time, because wall time on a shared machine also counts other processes' turns; the
+# loop's thread, because work a handler hands to a thread (a costly set-up check, a receipt
+# verified with large documents) still shows in ``cpu ms`` but no longer stops the loop.
 BOUND_MS = 50.0
 MAX_URL = 8192  # characters of a URL: the served app refuses a request head over 16 KiB
 
@@ -667,14 +672,15 @@ def _url_maker(path: str, parameter: Json, others: dict[str, str]) -> Callable[[
 
 @dataclass(frozen=True)
 class Reply:
-    """An answer: status, media type, body; the seconds it took, and the seconds of this
-    process's CPU it took (0 when not measured)."""
+    """An answer: status, media type, body; the seconds it took, and the seconds of CPU it
+    took, of the whole process and of the event loop's thread alone (0 when not measured)."""
 
     status: int
     content_type: str
     body: bytes
     seconds: float
     cpu_seconds: float = 0.0
+    loop_cpu_seconds: float = 0.0
 
 
 Send = Callable[[str, str, bytes | None, dict[str, str]], Awaitable[Reply]]
@@ -731,23 +737,33 @@ class Runner:
 
 @dataclass
 class _Timed:
+    """A case's times, each the fastest of its runs: CPU of the whole process (what it
+    costs), of the event loop's thread (what the bound holds), wall clock."""
+
     case: Case
     reply: Reply
-    ms: float  # the process's CPU time, the fastest of the runs
+    ms: float
+    loop_ms: float
     wall_ms: float
+
+    def add(self, reply: Reply) -> None:
+        self.ms = min(self.ms, reply.cpu_seconds * 1e3)
+        self.loop_ms = min(self.loop_ms, reply.loop_cpu_seconds * 1e3)
+        self.wall_ms = min(self.wall_ms, reply.seconds * 1e3)
 
 
 def _table(rows: list[_Timed], title: str) -> list[str]:
     lines = [
         title,
         f"  {'operation':30} {'member':38} {'slowest case':34} "
-        f"{'length':>6} {'status':>6} {'cpu ms':>7} {'wall ms':>7}",
+        f"{'length':>6} {'status':>6} {'cpu ms':>7} {'loop ms':>7} {'wall ms':>7}",
     ]
     for row in rows:
         case = row.case
         lines.append(
             f"  {case.operation[:30]:30} {case.member[:38]:38} {case.worst[:34]:34} "
-            f"{case.length:6} {row.reply.status:6} {row.ms:7.2f} {row.wall_ms:7.2f}"
+            f"{case.length:6} {row.reply.status:6} {row.ms:7.2f} {row.loop_ms:7.2f} "
+            f"{row.wall_ms:7.2f}"
         )
     return lines
 
@@ -777,9 +793,7 @@ async def _measure(
 
     async def again(row: _Timed) -> None:
         for _ in range(2):
-            reply = await runner.run(row.case)
-            row.ms = min(row.ms, reply.cpu_seconds * 1e3)
-            row.wall_ms = min(row.wall_ms, reply.seconds * 1e3)
+            row.add(await runner.run(row.case))
 
     for case in itertools.chain(
         cases(document, limit, arguments.per_member), receipt_cases(limit, *signed)
@@ -787,8 +801,9 @@ async def _measure(
         if chosen and case.operation not in chosen:
             continue
         reply = await runner.run(case)
-        row = _Timed(case, reply, reply.cpu_seconds * 1e3, reply.seconds * 1e3)
-        if row.ms > arguments.bound_ms:
+        row = _Timed(case, reply, math.inf, math.inf, math.inf)
+        row.add(reply)
+        if row.loop_ms > arguments.bound_ms:
             await again(row)
         results.append(row)
     for row in _slowest_by(results, lambda c: (c.operation, c.member)).values():
@@ -825,13 +840,14 @@ async def main(arguments: argparse.Namespace) -> int:
 
         async def send(method: str, url: str, body: bytes | None, headers: dict[str, str]) -> Reply:
             encoded = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
-            started, cpu = time.perf_counter(), time.process_time()
+            started, cpu, loop_cpu = time.perf_counter(), time.process_time(), time.thread_time()
             status, answer_headers, answer = await asyncio.wait_for(
                 driver.exchange(method, url, body, encoded), 30
             )
             took, cpu = time.perf_counter() - started, time.process_time() - cpu
+            loop_cpu = time.thread_time() - loop_cpu  # this thread runs the event loop
             media = dict(answer_headers).get(b"content-type", b"").decode()
-            return Reply(status, media.split(";")[0], answer, took, cpu)
+            return Reply(status, media.split(";")[0], answer, took, cpu, loop_cpu)
 
         started = time.perf_counter()
         signed = await _signed_check(send, document)
@@ -843,11 +859,12 @@ async def main(arguments: argparse.Namespace) -> int:
     slowest_member = _slowest_by(results, lambda c: (c.operation, c.member))
     slowest_operation = _slowest_by(list(slowest_member.values()), lambda c: c.operation)
     failures = [r for r in results if r.reply.status >= 500]
-    over = [r for r in results if r.ms > arguments.bound_ms]
+    over = [r for r in results if r.loop_ms > arguments.bound_ms]
     print(
         f"worst inputs: {len(results)} cases, {len(slowest_member)} members of "
         f"{len(operations)} operations, in {elapsed:.1f} s; body limit "
-        f"{settings.max_body_bytes} bytes, bound {arguments.bound_ms:g} ms of CPU a request"
+        f"{settings.max_body_bytes} bytes, bound {arguments.bound_ms:g} ms of the event loop's "
+        "CPU a request"
     )
     by_time = sorted(slowest_operation.values(), key=lambda r: -r.ms)
     print("\n".join(_table(by_time, "slowest case of each operation:")))
@@ -865,7 +882,7 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-o", "--operation", action="append", help="one operation id (repeatable)")
     parser.add_argument(
-        "--bound-ms", type=float, default=BOUND_MS, help="CPU ms a request may take"
+        "--bound-ms", type=float, default=BOUND_MS, help="loop CPU ms a request may take"
     )
     parser.add_argument(
         "--per-member", type=int, default=None, help="strings per member (a sample)"
