@@ -55,8 +55,12 @@ class _Unknown(enum.Enum):
 UNKNOWN: Final = _Unknown.UNKNOWN
 """The value at a path when the JSON could not be read as builtins (or has no member)."""
 
+# Where msgspec says the error is, at the end of its message. Searched for (a literal
+# prefix sre finds fast) rather than matched after a lazy `^(.*?)`, which tried the suffix
+# at every character: both linear, this one 10–100 times faster on a 64 KiB body's message
+# (user text in it is escaped, up to six characters a character).
 _AT = re.compile(
-    r"^(?P<reason>.*?)(?: - at (?:`(?P<path>\$[^`]*)`|`key` in `(?P<key_of>\$[^`]*)`))?$",
+    r" - at (?:`(?P<path>\$[^`]*)`|`key` in `(?P<key_of>\$[^`]*)`)$",
     re.DOTALL,
 )
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
@@ -95,15 +99,22 @@ _log = structlog.get_logger("service.errors")
 def explain(model: Any, error: msgspec.ValidationError, document: Any = UNKNOWN) -> Violation:
     """Word ``error``, raised decoding ``model`` from ``document`` (the body as JSON
     builtins, or :data:`UNKNOWN` when it cannot be read as such)."""
-    match = _AT.match(str(error))
-    assert match is not None  # the pattern matches any string
-    reason, in_key = match["reason"], match["key_of"] is not None
-    steps = [n or i for n, i in _STEP.findall((match["path"] or match["key_of"] or "$")[1:])]
+    reason, path, in_key = _located(str(error))
+    steps = [n or i for n, i in _STEP.findall(path[1:])]
     try:
         return _follow(_Walk(model, document), steps, in_key).explain(reason)
     except Exception:  # the words are a courtesy: a refused body must never become a 500
         _log.exception("schema_error_unexplained", reason=reason)
         return _follow(_Walk(Any, UNKNOWN), steps, in_key).explain(reason)
+
+
+def _located(message: str) -> tuple[str, str, bool]:
+    """msgspec's ``message`` as its reason, the path it ends with (``$`` when none) and
+    whether the error is in a dict's key. The reason drops a final newline when there is no
+    path (as ``$`` matches before one)."""
+    if (at := _AT.search(message)) is None:
+        return message.removesuffix("\n"), "$", False
+    return message[: at.start()], at["path"] or at["key_of"], at["key_of"] is not None
 
 
 def _follow(walk: _Walk, steps: list[str], in_key: bool) -> _Walk:

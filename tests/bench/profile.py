@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from typing import Any
@@ -61,8 +62,19 @@ class Driver:
     async def request(
         self, method: str, path: str, body: bytes | None, headers: list[tuple[bytes, bytes]]
     ) -> tuple[int, bytes]:
+        status, _, answer = await self.exchange(method, path, body, headers)
+        return status, answer
+
+    async def exchange(
+        self, method: str, target: str, body: bytes | None, headers: list[tuple[bytes, bytes]]
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The status, headers and body of one request to ``target`` (a percent-encoded
+        path, perhaps with a query string)."""
+        raw_path, _, query = target.partition("?")
+        path = urllib.parse.unquote(raw_path)
         sent = False
         status = 0
+        answer_headers: list[tuple[bytes, bytes]] = []
         chunks: list[bytes] = []
         all_headers = [(b"host", b"127.0.0.1"), *headers]
         if body is not None:
@@ -77,8 +89,8 @@ class Driver:
             "method": method,
             "scheme": "http",
             "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
+            "raw_path": raw_path.encode(),
+            "query_string": query.encode(),
             "root_path": "",
             "headers": all_headers,
             "client": ("127.0.0.1", 40000),
@@ -98,11 +110,12 @@ class Driver:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                answer_headers.extend(message.get("headers", []))
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
         await self.app(scope, receive, send)
-        return status, b"".join(chunks)
+        return status, answer_headers, b"".join(chunks)
 
     async def start(self) -> Callable[[], Awaitable[None]]:
         """Run the app's lifespan start-up; returns the shut-down."""

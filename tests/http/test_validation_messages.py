@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
+from service.http.validation import _located
 from tests.support.bullseye_conflicts import bearer, create
 from tests.support.problems import assert_problem
 
@@ -51,6 +52,39 @@ def posted(client: TestClient, path: str, body: Any) -> dict[str, str]:
 
 
 # ---- invalid-choice: enum values, Literal values and union tags, listing the allowed ones ----
+
+
+# How a message was split into its reason and its path before the path was searched for:
+# linear too, but it tried the path at every character. Kept only as the reference.
+_LAZY_AT = re.compile(
+    r"^(?P<reason>.*?)(?: - at (?:`(?P<path>\$[^`]*)`|`key` in `(?P<key_of>\$[^`]*)`))?$",
+    re.DOTALL,
+)
+_MESSAGE_PARTS = [
+    " - at ",
+    "`",
+    "$",
+    "key",
+    " in ",
+    ".a",
+    "[0]",
+    "\n",
+    "x",
+    "`key` in `$",
+    " - at `$",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_MESSAGE_PARTS), max_size=14).map("".join))
+@example("Invalid value - at `$.a`\n")
+@example("Object contains unknown field `a - at `$.b`` - at `key` in `$.c`\n")
+@example("Expected `int`\n\n")
+def test_a_message_is_split_at_its_path_as_the_lazy_pattern_split_it(message: str) -> None:
+    lazy = _LAZY_AT.match(message)
+    assert lazy is not None
+    path = lazy["path"] or lazy["key_of"] or "$"
+    assert _located(message) == (lazy["reason"], path, lazy["key_of"] is not None)
 
 
 def test_a_bad_quality_type_lists_the_five_types(client: TestClient) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from litestar.testing import TestClient
 
 from service.http.receipt_routes import VERIFY_EXAMPLES
-from service.http.registry import ExamplePlay, Ruleset
+from service.http.registry import ExamplePlay, PlayStep, Ruleset
 from service.rulesets import RULESETS
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "operation_routes",
     "play",
     "post_example",
+    "step_request",
 ]
 
 _PARAMETER = re.compile(r"\{(\w+)(?::\w+)?\}")
@@ -72,6 +73,25 @@ def _pointed(document: Any, pointer: str) -> Any:
     return document
 
 
+def step_request(
+    step: PlayStep, session: Any, routes: dict[str, tuple[str, str]] | None = None
+) -> tuple[str, str, dict[str, str]]:
+    """The method, URL and headers of a play's ``step`` in ``session`` (the creation's
+    answer: its ``id`` fills the one path parameter the step leaves unnamed, its ``tokens``
+    the role's bearer token)."""
+    method, template = (routes or operation_routes())[step.operation_id]
+    named = {name: str(value) for name, value in step.path.items()}
+    unnamed = [p for p in _PARAMETER.findall(template) if p not in named]
+    assert len(unnamed) == 1, (step.operation_id, unnamed)  # the session's id
+    named[unnamed[0]] = session["id"]
+    url = template
+    for name, value in named.items():
+        url = re.sub(r"\{" + name + r"(?::\w+)?\}", value, url)
+    tokens = session["tokens"]
+    token = tokens["gm"] if step.role == "gm" else tokens["players"][step.role]
+    return method, url, {"Authorization": f"Bearer {token}"}
+
+
 def play(client: TestClient, example_play: ExamplePlay) -> Iterator[Answer]:
     """Create the session, then make each step with its role's token, asserting each
     status and what the step says its answer shows; yields every answer, creation first."""
@@ -81,22 +101,13 @@ def play(client: TestClient, example_play: ExamplePlay) -> Iterator[Answer]:
     assert created.status_code == 201, (example_play.summary, created.text)
     session = created.json()
     yield Answer(example_play.create_operation, 201, session)
-    tokens = session["tokens"]
     for index, step in enumerate(example_play.steps, start=1):
-        method, template = routes[step.operation_id]
-        named = {name: str(value) for name, value in step.path.items()}
-        unnamed = [p for p in _PARAMETER.findall(template) if p not in named]
-        assert len(unnamed) == 1, (step.operation_id, unnamed)  # the session's id
-        named[unnamed[0]] = session["id"]
-        url = template
-        for name, value in named.items():
-            url = re.sub(r"\{" + name + r"(?::\w+)?\}", value, url)
-        token = tokens["gm"] if step.role == "gm" else tokens["players"][step.role]
+        method, url, headers = step_request(step, session, routes)
         response = client.request(
             method,
             url,
             json=None if step.example is None else step.example.value,
-            headers={"Authorization": f"Bearer {token}"},
+            headers=headers,
         )
         where = f"{example_play.summary}, step {index} ({step.operation_id}"
         if step.example is not None:

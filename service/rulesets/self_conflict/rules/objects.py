@@ -197,12 +197,16 @@ class SelfConflictObjectReport(Value, frozen=True, kw_only=True):
 
 
 # A sentence holds a letter and ends at a run of . ! ? … followed by whitespace, or the end.
-_SENTENCE_END = re.compile(r"[.!?…]+(?:\s+|$)")
+# The lookbehind lets a match start only where a run starts, and `++` never gives back what
+# it took: one pass, linear. `[.!?…]+(?:\s+|$)` alone retried at every dot of a run not
+# followed by whitespace, rescanning the rest of the run each time (quadratic: 20 000 dots
+# then a letter took seconds on the event loop).
+_SENTENCE_END = re.compile(r"(?<![.!?…])[.!?…]++(?:\s+|$)")
 
 
 def sentences(text: str) -> int:
-    """How many sentences a story holds (D9)."""
-    return sum(1 for part in _SENTENCE_END.split(text) if any(c.isalpha() for c in part))
+    """How many sentences a story holds (D9), in time linear in its length."""
+    return sum(1 for part in _SENTENCE_END.split(text) if any(map(str.isalpha, part)))
 
 
 def _blank(text: str | None) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Annotated, TypeVar
 
 from litestar import Controller, post
 from litestar.params import Body
@@ -12,10 +14,27 @@ from service.http.body import StrictJson
 from service.http.problems import problem_responses
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.examples import VALIDATE_EXAMPLES
-from service.rulesets.travelogue.rules.setup import SetupReport, check_setup
+from service.rulesets.travelogue.rules.setup import SetupReport, check_setup, setup_cost
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
 
-__all__ = ["BullseyeController", "BullseyesValidation"]
+__all__ = ["INLINE_SETUP_COST", "BullseyeController", "BullseyesValidation", "with_setup_check"]
+
+T = TypeVar("T")
+
+# A set-up whose texts hold more non-ASCII characters than this (about 1.5 ms of NFKC at
+# worst) is checked on a worker thread; at the body limit the check takes about 20 ms,
+# which the event loop should not wait for. ASCII set-ups, nearly all of them, stay inline:
+# a thread would cost about as much as their check (docs/input-costs.md).
+INLINE_SETUP_COST = 1000
+
+
+async def with_setup_check(sheets: Sequence[Sheet], work: Callable[[], T]) -> T:
+    """``work`` (which checks ``sheets`` first), inline when the check is cheap, else on a
+    worker thread. The thread still takes the GIL, but gives it back to the event loop
+    between texts, every few milliseconds at most, rather than after the whole check."""
+    if setup_cost(sheets) <= INLINE_SETUP_COST:
+        return work()
+    return await asyncio.to_thread(work)
 
 
 class BullseyesValidation(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,11 +94,10 @@ class BullseyeController(Controller):
         dto=StrictJson[BullseyesValidation],
         return_dto=None,
         status_code=200,
-        sync_to_thread=False,
         responses=problem_responses(400, 413, 415),
     )
-    def validate(
+    async def validate(
         self, data: Annotated[BullseyesValidation, Body(examples=VALIDATE_EXAMPLES)]
     ) -> SetupReport:
         """Every violation and warning, and the link graph's components."""
-        return check_setup(data.bullseyes)
+        return await with_setup_check(data.bullseyes, lambda: check_setup(data.bullseyes))

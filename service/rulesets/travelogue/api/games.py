@@ -7,6 +7,7 @@ routes only load, apply and store, with tokens, ``If-Match``, ``If-None-Match`` 
 
 from __future__ import annotations
 
+import functools
 import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -26,6 +27,7 @@ from service.http.problems import problem_responses
 from service.kernel.bounds import Name
 from service.kernel.fairness import ClientSeeds
 from service.kernel.values import Value
+from service.rulesets.travelogue.api.bullseyes import with_setup_check
 from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
 from service.rulesets.travelogue.api.game_views import (
     ActionTaken,
@@ -247,7 +249,8 @@ class GameController(Controller):
         host = session_host(request)
         games: SessionEngine[Game] = host.engine(GAMES)
         ttl = data.ttl_seconds or host.settings.conflict_ttl_seconds
-        applied = set_up_game(
+        set_up = functools.partial(
+            set_up_game,
             data.bullseyes,
             game_id=new_id(),
             name=data.name,
@@ -256,6 +259,7 @@ class GameController(Controller):
             flag_kinds=data.flag_kinds,
             at=_now(),
         )
+        applied = await with_setup_check(data.bullseyes, set_up)
         applied = with_fairness(
             applied,
             host.rng,

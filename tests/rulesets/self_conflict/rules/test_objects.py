@@ -5,12 +5,16 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from service.rulesets.self_conflict.rules.objects import (
+    _SENTENCE_END,
     SelfConflictObjectReport,
     SelfConflictObjectValidation,
     sentences,
@@ -138,6 +142,43 @@ def test_story_two_sentences_are_too_few() -> None:
 def test_story_sentences_are_counted_as_the_design_defines_them(story: str, count: int) -> None:
     """ "Story", D9: a sentence holds a letter and ends at a run of .!?… and whitespace."""
     assert sentences(story) == count
+
+
+# The pattern sentences were counted with before the regex denial of service finding (a
+# run of dots not followed by whitespace was rescanned from each dot: quadratic). Kept here
+# only as the reference the linear one must agree with.
+_QUADRATIC_SENTENCE_END = re.compile(r"[.!?…]+(?:\s+|$)")
+
+
+def _reference_sentences(text: str) -> int:
+    return sum(1 for part in _QUADRATIC_SENTENCE_END.split(text) if any(c.isalpha() for c in part))
+
+
+# End marks, ASCII and Unicode whitespace (str.isspace, as regex \s), look-alikes that are
+# not whitespace (zero-width space, BOM), letters of several kinds, decimal and other digits.
+_STORY_ALPHABET = (
+    ".!?…"
+    " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2009\u2028\u2029\u202f\u3000"
+    "\u200b\ufeff"
+    "aZéßΩǅªא"
+    "09٣²½"
+    ",;:'`$-_"
+)
+_RUNS = st.lists(st.tuples(st.sampled_from(_STORY_ALPHABET), st.integers(1, 6)), max_size=12).map(
+    lambda runs: "".join(char * count for char, count in runs)
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(alphabet=_STORY_ALPHABET, max_size=40), _RUNS))
+@example("." * 40 + "x")
+@example("a. \n")
+@example("a.\n")
+@example("a.\u3000b!\u200bc?")
+def test_sentences_count_exactly_as_the_old_pattern_did(story: str) -> None:
+    """The linear pattern splits, and so counts, every story as the quadratic one did."""
+    assert _SENTENCE_END.split(story) == _QUADRATIC_SENTENCE_END.split(story)
+    assert sentences(story) == _reference_sentences(story)
 
 
 def test_the_scale_levels_seven_and_minus_one_are_both_listed_with_the_rest() -> None:

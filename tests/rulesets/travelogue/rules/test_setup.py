@@ -11,6 +11,7 @@ from service.rulesets.travelogue.rules.setup import (
     SetupCode,
     SetupReport,
     check_setup,
+    setup_cost,
     setup_error,
 )
 from service.rulesets.travelogue.rules.sheet import Sheet, SheetStats
@@ -165,3 +166,11 @@ def test_a_games_refusal_carries_every_violation_as_its_errors() -> None:
         ("travelogue/player-count", "/bullseyes"),
         ("travelogue/not-connected", "/bullseyes/1"),
     ]
+
+
+def test_a_set_ups_cost_counts_the_characters_of_its_non_ascii_texts() -> None:
+    """What decides whether the check leaves the event loop: ASCII texts cost nothing, a text
+    with one character beyond ASCII costs its whole length."""
+    assert setup_cost(table()) == 0
+    sheets = [*table()[:3], sheet("vera", "Interpol", "a witness", name="Véra", angel="Ω" * 100)]
+    assert setup_cost(sheets) == len("Véra") + 100
