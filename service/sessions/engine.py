@@ -1,13 +1,14 @@
 """The unit of work of every stateful route: load → rules → compare-and-set, with tokens,
 ``If-Match``, ``If-None-Match`` and ``Idempotency-Key``.
 
-A ruleset hands it a *step*: given the stored state, the caller's role and the dice of
-this attempt (:class:`SessionDice`: a provably fair session's, or the server's), the
-rules' answer (:class:`Decision`) — the next state, its events and history, and what to
-answer. The engine settles the dice's account in the state it stores (the roll number
-used up, the seed revealed at the end) and, for a session created with ``receipts: true``,
-signs an answer whose step drew faces (``service.sessions.receipts``). The engine never
-decides a rule; the step never touches Redis.
+A ruleset hands it a *step*: given the stored state, the caller's role, the dice of
+this attempt (:class:`SessionDice`: a provably fair session's, or the server's) and the
+version the attempt makes if it is stored, the rules' answer (:class:`Decision`) — the
+next state, its events and history, and what to answer. The engine settles the dice's
+account in the state it stores (the roll number used up, the seed revealed at the end)
+and, for a session created with ``receipts: true``, signs an answer whose step drew faces
+(``service.sessions.receipts``). The engine never decides a rule; the step never touches
+Redis.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class Decision(Generic[S]):
     body: object
 
 
-Step = Callable[[S, str, SessionDice[S]], Decision[S]]
+# (state, role, dice, the version this attempt makes if stored: the stored one + 1).
+Step = Callable[[S, str, SessionDice[S], int], Decision[S]]
 
 
 class SessionEngine(Generic[S]):
@@ -302,7 +304,7 @@ class SessionEngine(Generic[S]):
                 detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
             )
         dice = SessionDice(self._rng, stored.state, self._ended)
-        decision = step(stored.state, role, dice)
+        decision = step(stored.state, role, dice, stored.version + 1)
         settled = dice.settle(decision.applied)
         if settled is not decision.applied:
             decision = dataclasses.replace(decision, applied=settled)

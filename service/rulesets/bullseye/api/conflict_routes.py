@@ -389,7 +389,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice)
             return Decision(applied, 200, round_answer(applied.history[-1]))
 
@@ -439,7 +441,9 @@ class ConflictController(Controller):
             **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
         )
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             action = Submit(number=number, participant=data.participant, check=check)
             return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
@@ -482,7 +486,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             action = DecideBullseye(number=number, participant=data.participant, spend=data.spend)
             return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
@@ -514,7 +520,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, CloseRound(number=number), role, dice)
             return Decision(applied, 200, round_answer(applied.history[-1]))
 
@@ -554,7 +562,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice, new_id())
             return Decision(applied, 200, applied.state.outcome)
 

@@ -433,7 +433,9 @@ class SceneController(Controller):
         host = session_host(request)
         scenes: SessionEngine[Scene] = host.engine(SCENES)
 
-        def step(scene: Scene, role: str, dice: SessionDice[Scene]) -> Decision[Scene]:
+        def step(
+            scene: Scene, role: str, dice: SessionDice[Scene], _version: int
+        ) -> Decision[Scene]:
             roll_id = f"r{scene.rolls_made + 1}"
             applied = dice.settle(apply(scene, data, role, dice, roll_id))
             entry = applied.history[-1]

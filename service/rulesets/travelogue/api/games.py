@@ -7,6 +7,7 @@ routes only load, apply and store, with tokens, ``If-Match``, ``If-None-Match`` 
 
 from __future__ import annotations
 
+import bisect
 import time
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -338,9 +339,8 @@ class GameController(Controller):
         games: SessionEngine[Game] = host.engine(GAMES)
         at = _now()
 
-        def step(game: Game, role: str, dice: SessionDice[Game]) -> Decision[Game]:
-            applied = dice.settle(apply(game, role, data, dice, at=at))
-            version = applied.state.actions + 1
+        def step(game: Game, role: str, dice: SessionDice[Game], version: int) -> Decision[Game]:
+            applied = dice.settle(apply(game, role, data, dice, at=at, version=version))
             taken = ActionTaken(
                 game=game_state(applied.state, version=version),
                 events=applied.events,  # type: ignore[arg-type]  # the game's own events
@@ -412,17 +412,13 @@ class GameController(Controller):
         games.require_token(request)
         stored = await games.load(game_id, history=True)
         games.role(request, stored.access)
-        entries = stored.history or ()
-        # The n-th entry (from 1) made version n + 1.
-        first = max(after - 1, 0)
-        page = entries[first : first + limit]
-        items = tuple(
-            history_item(entry, version)
-            for version, entry in enumerate(page, start=first + 2)
-            if isinstance(entry, HistoryEntry)
-        )
-        more = first + limit < len(entries)
-        return HistoryPage(items=items, next_after=first + 1 + len(page) if more else None)
+        entries = [e for e in stored.history or () if isinstance(e, HistoryEntry)]
+        versions = [entry.version_made(n) for n, entry in enumerate(entries, start=1)]
+        first = bisect.bisect_right(versions, after)  # versions only grow
+        page = range(first, min(first + limit, len(entries)))
+        items = tuple(history_item(entries[i], versions[i]) for i in page)
+        more = page.stop < len(entries)
+        return HistoryPage(items=items, next_after=versions[page.stop - 1] if more else None)
 
     @delete(
         "/{game_id:str}",
