@@ -25,7 +25,8 @@ from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
-from service.kernel.fairness import ClientSeeds
+from service.kernel.events import Event
+from service.kernel.fairness import AwaitClientSeeds, ClientSeed, ClientSeedsAtCreation
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
 from service.rulesets.travelogue.api.game_views import (
@@ -38,6 +39,7 @@ from service.rulesets.travelogue.api.game_views import (
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
+from service.rulesets.travelogue.rules.game.events import ClientSeedAdded
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Game,
@@ -66,7 +68,7 @@ from service.sessions.params import (
 )
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
-__all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
+__all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController", "seed_added"]
 
 GAMES = SessionSpec(
     kind=SessionKind("travelogue", "game"),
@@ -112,12 +114,25 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         | None
     ) = None
     ttl_seconds: Annotated[int, Meta(ge=60, le=604800)] | None = None
-    client_seeds: ClientSeeds | None = None
+    client_seeds: ClientSeedsAtCreation = None
+    await_client_seeds: AwaitClientSeeds = False
     receipts: ReceiptsWanted = False
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seed_added(seed: ClientSeed, version: int) -> Event:
+    """``client_seed.added`` as the game's stream tells every event: stamped with the
+    version the addition made, when, and by whom (the player who added it)."""
+    return ClientSeedAdded(
+        participant=seed.participant,
+        seed=seed.seed,
+        version=version,
+        at=_now(),
+        actor=seed.participant,
+    )
 
 
 def _expiry(expires_at: float) -> datetime:
@@ -142,10 +157,12 @@ One token per player and no GM (D31); the tokens are shown **only here**. Any to
 the game; `waiting_for` names who may act and how. Limits (D29): at most 300 attention
 phases and 10 000 actions — the 300th attention ends the game (`ending.reason: limit`).
 
-An unseeded game with `server` dice is provably fair; each player may give a client seed.
-A seeded game keeps `fairness: null`: its dice follow from the caller's public `seed` by
-design (D28), so there is nothing to commit to, and `client_seeds` with it (or with
-`table` dice) is 422 `client-seeds-without-server-dice`. Nor are its rolls signed:
+An unseeded game with `server` dice is provably fair: once it is created, each player may
+add its own client seed with its own token (`travelogueGameClientSeed`), which makes a
+version like an action (the history lists actions only). A seeded game keeps
+`fairness: null`: its dice follow from the caller's public `seed` by design (D28), so there
+is nothing to commit to, and a client seed for it (or with `table` dice), or
+`await_client_seeds`, is 422 `client-seeds-without-server-dice`. Nor are its rolls signed:
 `receipts: true` with a `seed` (or with `table` dice) is 422
 `receipts-without-server-dice`.
 """
@@ -155,7 +172,8 @@ One action, by `type` (the design's "Actions"); `waiting_for` in every game answ
 who may send which now. Accepts `If-Match` (412 when the game moved on) and
 `Idempotency-Key` (a retry returns the first answer and never rolls again; the same key
 with another body → 422, while the first runs → 409). The answer is the game after the
-action and the events it put on the stream; each applied action makes `version` + 1.
+action and the events it put on the stream; each applied action makes `version` + 1 (so
+does each client seed a player adds, `travelogueGameClientSeed`).
 
 * `play` (any running player): `take_flag {flag, to?, on_behalf_of?}` — one middle flag in
   hand at most (D10); `to` hands it at once. `play.taken` (the reacher): `hand_flag {to,
@@ -261,6 +279,7 @@ class GameController(Controller):
             host.rng,
             server_dice=data.dice_source is WhoseDice.SERVER and data.seed is None,
             client_seeds=data.client_seeds,
+            await_client_seeds=data.await_client_seeds,
             receipts=data.receipts,
             participants=(sheet.player for sheet in data.bullseyes),
         )
@@ -392,7 +411,9 @@ class GameController(Controller):
         summary="The actions so far",
         description="The applied actions in order, each with the version it made, its "
         "actor, the action as sent (notes included, D30) and a rolling action's dice — kept "
-        "apart from the game's state. `after`: a version (0 or 1: from the first action); "
+        "apart from the game's state. A client seed added makes a version too, never listed "
+        "here (it is in `fairness.client_seeds` and on the stream): versions may skip. "
+        "`after`: a version (0 or 1: from the first action); "
         f"`limit`: at most {HISTORY_PAGE} a page; `next_after` continues. Any player's token.",
         responses=problem_responses(400, 401, 404, 503),
     )
