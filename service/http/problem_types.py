@@ -148,18 +148,45 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "deployment allows (SESSION_TTL_MAX_SECONDS, 24 h by default).",
         ),
         _type(
-            "unknown-seed-participant",
+            "client-seeds-at-creation",
             422,
-            "Client seed for nobody",
-            "A session's `client_seeds` names someone who takes no part in it (the error's "
-            "pointer says which): a client seed belongs to a participant with a token.",
+            "Client seeds at creation",
+            "A provably fair session publishes its commitment before it takes any client "
+            "seed, so the creation body's `client_seeds` (deprecated) must be absent, null "
+            "or empty. Create the session, then let each participant add its own seed with "
+            "its token: `POST …/{id}/client-seeds`.",
         ),
         _type(
             "client-seeds-without-server-dice",
             422,
             "Client seeds without the server's dice",
             "Client seeds feed the server's provably fair dice; a session whose dice are "
-            "the table's (or a caller-seeded game's) has none to feed.",
+            "the table's (or a caller-seeded game's) has none to feed: it takes no client "
+            "seed, at creation or after, and awaits none (`await_client_seeds`).",
+        ),
+        _type(
+            "client-seed-already-given",
+            409,
+            "Client seed already given",
+            "This participant (the one the token opens) has added its client seed to the "
+            "session already; each participant adds one, and nobody adds another's.",
+        ),
+        _type(
+            "client-seeds-closed",
+            409,
+            "Client seeds closed",
+            "The session's first action that draws the server's dice has been made (or the "
+            "session has ended): the client seeds are closed, and a seed now is refused, "
+            "changing nothing.",
+        ),
+        _type(
+            "client-seeds-awaited",
+            409,
+            "Client seeds awaited",
+            "The session was created with `await_client_seeds: true` and some participant "
+            "has not added its client seed yet: no action draws the server's dice before "
+            "then. `awaiting` (and the session's `fairness.awaiting_seeds`) names them; "
+            "nothing was applied. Actions that roll nothing go ahead.",
         ),
         _type(
             "receipts-without-server-dice",

@@ -1,11 +1,13 @@
 """Provably fair sessions (``hmac-sha256-v1``): dice a session commits to at creation.
 
 At creation the server draws a secret 32-byte seed and publishes only its SHA-256 (the
-*commitment*); the players may add *client seeds*. The session's n-th rolling action
-draws its faces from HMAC-SHA256 blocks keyed by the server seed over ``n`` and the
-client seeds, and the seed is revealed once the session can roll no more: then anyone
-can check the commitment and re-derive every roll (docs/verifiable-rolls.md, "Provably
-fair sessions"). Pure: no I/O; the session engine decides when a roll is counted.
+*commitment*), before it has seen any client seed; then each participant may add its own
+*client seed*, until the session's first roll closes them. The session's n-th rolling
+action draws its faces from HMAC-SHA256 blocks keyed by the server seed over ``n`` and the
+client seeds in the order they were added, and the seed is revealed once the session can
+roll no more: then anyone can check the commitment and re-derive every roll
+(docs/verifiable-rolls.md, "Provably fair sessions"). Pure: no I/O; the session engine
+decides when a roll is counted and when a seed is added.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from msgspec import Meta
 
 from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
+from service.kernel.events import Event
 from service.kernel.values import Value
 
 E = TypeVar("E", bound=msgspec.Struct)
@@ -27,9 +30,11 @@ E = TypeVar("E", bound=msgspec.Struct)
 __all__ = [
     "ALGORITHM",
     "CLIENT_SEED_PATTERN",
+    "AwaitClientSeeds",
     "ClientSeed",
+    "ClientSeedAdded",
     "ClientSeedText",
-    "ClientSeeds",
+    "ClientSeedsAtCreation",
     "FairDice",
     "Fairness",
     "FairnessView",
@@ -37,6 +42,7 @@ __all__ = [
     "commitment_of",
     "new_fairness",
     "session_fairness",
+    "with_client_seed",
     "with_seed_revealed",
 ]
 
@@ -58,7 +64,7 @@ ClientSeedText = Annotated[
 
 
 class ClientSeed(Value, frozen=True, kw_only=True):
-    """One participant's client seed, in the order the seeds were given."""
+    """One participant's client seed, in the order the seeds were added."""
 
     participant: str
     seed: str
@@ -66,14 +72,37 @@ class ClientSeed(Value, frozen=True, kw_only=True):
 
 class FairnessView(Value, frozen=True, kw_only=True):
     """What anyone with a token sees of a session's fairness: the commitment, the client
-    seeds and how many rolling actions drew dice; ``server_seed`` null until the session
-    has ended, was closed or deleted."""
+    seeds, whether they are closed, and how many rolling actions drew dice;
+    ``server_seed`` null until the session has ended, was closed or deleted."""
 
     algorithm: Annotated[str, Meta(description="Always `hmac-sha256-v1` for now.")]
     commitment: Annotated[
         str, Meta(description="Lowercase hex SHA-256 of the 32 raw bytes of the server seed.")
     ]
-    client_seeds: tuple[ClientSeed, ...]
+    client_seeds: Annotated[
+        tuple[ClientSeed, ...],
+        Meta(
+            description="The participants' client seeds in the order they were added "
+            "(each by its own token, after the commitment was published): the order every "
+            "roll joins them in."
+        ),
+    ]
+    seeds_closed: Annotated[
+        bool,
+        Meta(
+            description="Whether the client seeds are closed: by the session's first action "
+            "that drew the server's dice (or its end). No seed is added after."
+        ),
+    ]
+    awaiting_seeds: Annotated[
+        tuple[str, ...],
+        Meta(
+            description="Participants whose client seed the first roll still waits for "
+            "(a session created with `await_client_seeds: true`); while any is named, an "
+            "action that would roll the server's dice is 409 `client-seeds-awaited`. Empty "
+            "otherwise."
+        ),
+    ]
     rolls: Annotated[
         int, Meta(description="Rolling actions so far; the next one draws roll number rolls + 1.")
     ]
@@ -93,6 +122,25 @@ class Fairness(Value, frozen=True, kw_only=True):
     rolls: int = 0
     secret: str  # the server seed, hex: shown only once revealed
     revealed: bool = False
+    # Set by the first action that draws the server's dice, or by the end (SessionDice
+    # settles it). A session stored by an earlier release decodes with False: its rolls
+    # close it all the same (see ``closed``).
+    seeds_closed: bool = False
+    # The participants whose seeds the first roll waits for: all of them when the session
+    # was created with ``await_client_seeds: true``, else none.
+    awaited: tuple[str, ...] = ()
+
+    @property
+    def closed(self) -> bool:
+        """Whether no client seed may be added any more."""
+        return self.seeds_closed or self.rolls > 0 or self.revealed
+
+    def awaiting(self) -> tuple[str, ...]:
+        """The awaited participants who have given no seed yet (none once closed)."""
+        if not self.awaited or self.closed:
+            return ()
+        given = {c.participant for c in self.client_seeds}
+        return tuple(p for p in self.awaited if p not in given)
 
     def view(self) -> FairnessView:
         """As a session's view shows it: the seed only once revealed."""
@@ -100,6 +148,8 @@ class Fairness(Value, frozen=True, kw_only=True):
             algorithm=self.algorithm,
             commitment=self.commitment,
             client_seeds=self.client_seeds,
+            seeds_closed=self.closed,
+            awaiting_seeds=self.awaiting(),
             rolls=self.rolls,
             server_seed=self.secret if self.revealed else None,
         )
@@ -116,15 +166,42 @@ def commitment_of(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
-def new_fairness(rng: RandomSource, client_seeds: Iterable[tuple[str, str]]) -> Fairness:
+def new_fairness(rng: RandomSource, *, awaited: Iterable[str] = ()) -> Fairness:
     """A new session's fairness: a 32-byte seed drawn from the server's dice (an injected
-    seeded generator keeps tests reproducible), and the client seeds in the order given."""
+    seeded generator keeps tests reproducible), committed to before any client seed is
+    known; ``awaited``: the participants whose seeds the first roll must wait for."""
     seed = rng.randint(0, 2 ** (8 * SEED_BYTES) - 1).to_bytes(SEED_BYTES, "big")
-    return Fairness(
-        commitment=commitment_of(seed),
-        client_seeds=tuple(ClientSeed(participant=p, seed=s) for p, s in client_seeds),
-        secret=seed.hex(),
-    )
+    return Fairness(commitment=commitment_of(seed), secret=seed.hex(), awaited=tuple(awaited))
+
+
+def with_client_seed(fairness: Fairness, participant: str, seed: str) -> Fairness:
+    """``fairness`` with ``participant``'s client seed added after the others.
+
+    Raises:
+        RulesError: the seeds are closed (``client-seeds-closed``: a roll was made, or the
+            session ended), or this participant already gave one
+            (``client-seed-already-given``).
+    """
+    if fairness.closed:
+        raise RulesError(
+            "client-seeds-closed",
+            "The client seeds are closed: the session's first roll of the server's dice "
+            "has been made (or the session has ended), and every roll joins the same seeds.",
+        )
+    if any(c.participant == participant for c in fairness.client_seeds):
+        raise RulesError(
+            "client-seed-already-given",
+            f"'{participant}' already gave its client seed; each participant gives one.",
+        )
+    added = ClientSeed(participant=participant, seed=seed)
+    return msgspec.structs.replace(fairness, client_seeds=(*fairness.client_seeds, added))
+
+
+class ClientSeedAdded(Event, frozen=True, kw_only=True, tag="client_seed.added"):
+    """A participant added its client seed (the last of ``fairness.client_seeds``)."""
+
+    participant: str
+    seed: str
 
 
 class FairDice:
@@ -180,14 +257,32 @@ def with_seed_revealed(event: E, fairness: Fairness) -> E:
     return msgspec.structs.replace(event, **{SEED_FIELD: fairness.secret})
 
 
-ClientSeeds = Annotated[
-    dict[Annotated[str, Meta(min_length=1, max_length=40)], ClientSeedText],
+# Kept in the creation bodies so that clients generated from an earlier document still
+# build; any seed in it is refused (``session_fairness``): seeds come after the commitment.
+ClientSeedsAtCreation = Annotated[
+    Annotated[
+        dict[Annotated[str, Meta(min_length=1, max_length=40)], ClientSeedText],
+        Meta(max_length=32),
+    ]
+    | None,
     Meta(
-        max_length=32,
-        description="Client seeds of a provably fair session, by participant (a player's "
-        "id, or `gm` where the session has a GM), kept in the order given. Each goes into "
-        "every server roll of the session (`fairness`, algorithm `hmac-sha256-v1`).",
-        examples=[{"ana": "ana-lucky-7"}],
+        description="**Deprecated**: client seeds are added after creation, each by its "
+        "participant's token (`POST …/{id}/client-seeds`), once the session has published "
+        "its commitment. Absent, null or `{}`; any seed here is 422 "
+        "`client-seeds-at-creation`.",
+        extra_json_schema={"deprecated": True},
+    ),
+]
+
+
+AwaitClientSeeds = Annotated[
+    bool,
+    Meta(
+        description="Make no roll of the server's dice before every participant has added "
+        "its client seed (`POST …/{id}/client-seeds`): until then an action that would "
+        "draw them is 409 `client-seeds-awaited`, naming who is missing, and changes "
+        "nothing. Fixed for the session; only with the server's dice (else 422 "
+        "`client-seeds-without-server-dice`)."
     ),
 ]
 
@@ -199,51 +294,67 @@ def session_fairness(
     client_seeds: dict[str, str] | None,
     receipts: bool,
     participants: Iterable[str],
+    await_client_seeds: bool = False,
 ) -> Fairness | None:
     """A new session's fairness: for a session whose dice are the server's, a committed
-    seed and the participants' client seeds; none for table dice (they need no trust).
+    seed (each participant adds its client seed afterwards, :func:`with_client_seed`);
+    none for table dice (they need no trust).
 
     Every kind of session creates through here, so here is the one rule that what only the
-    server's dice can give — client seeds, which feed them, and ``receipts``, which sign
-    them — is refused to a session that will never roll them (table dice, a seeded game):
-    every such wish at once, each at its member.
+    server's dice can give — client seeds, which feed them, waiting for those seeds, and
+    ``receipts``, which sign them — is refused to a session that will never roll them
+    (table dice, a seeded game): every such wish at once, each at its member. And the one
+    rule that no client seed comes with the creation: the server commits first.
+
+    ``await_client_seeds``: no action may draw the server's dice until every one of
+    ``participants`` has added its seed.
 
     Raises:
-        RulesError: a client seed for someone who is no participant
-            (``unknown-seed-participant``), or client seeds or receipts without server
-            dice (``client-seeds-without-server-dice``, ``receipts-without-server-dice``).
+        RulesError: client seeds in the creation body (``client-seeds-at-creation``), or
+            client seeds, ``await_client_seeds`` or receipts without server dice
+            (``client-seeds-without-server-dice``, ``receipts-without-server-dice``).
     """
     seeds = client_seeds or {}
     if not server_dice:
-        if wishes := _wishes_without_server_dice(seeds, receipts=receipts):
+        wishes = _wishes_without_server_dice(
+            seeds, await_client_seeds=await_client_seeds, receipts=receipts
+        )
+        if wishes:
             raise RulesError.from_concerns(wishes)
         return None
-    known = set(participants)
-    if strangers := [p for p in seeds if p not in known]:
+    if seeds:
         raise RulesError.from_concerns(
             [
                 Concern(
-                    code="unknown-seed-participant",
-                    pointer=f"/client_seeds/{p}",
-                    detail=f"'{p}' takes no part in this session (known: "
-                    f"{', '.join(sorted(known))}).",
+                    code="client-seeds-at-creation",
+                    pointer="/client_seeds",
+                    detail="Client seeds are no longer taken at creation: the session "
+                    "publishes its commitment first, then each participant adds its own "
+                    "seed with its token (POST …/{id}/client-seeds) before the first roll.",
                 )
-                for p in strangers
             ]
         )
-    return new_fairness(rng, seeds.items())
+    return new_fairness(rng, awaited=participants if await_client_seeds else ())
 
 
-def _wishes_without_server_dice(seeds: dict[str, str], *, receipts: bool) -> list[Concern]:
+def _wishes_without_server_dice(
+    seeds: dict[str, str], *, await_client_seeds: bool, receipts: bool
+) -> list[Concern]:
     """What a session without the server's dice was asked for that only they can give."""
     wishes: list[Concern] = []
+    detail = (
+        "Client seeds feed the server's dice; this session rolls none, so it takes no client seeds."
+    )
     if seeds:
+        wishes.append(
+            Concern(code="client-seeds-without-server-dice", pointer="/client_seeds", detail=detail)
+        )
+    if await_client_seeds:
         wishes.append(
             Concern(
                 code="client-seeds-without-server-dice",
-                pointer="/client_seeds",
-                detail="Client seeds feed the server's dice; this session rolls none, so it "
-                "takes no client seeds.",
+                pointer="/await_client_seeds",
+                detail=detail,
             )
         )
     if receipts:

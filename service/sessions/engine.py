@@ -1,13 +1,15 @@
 """The unit of work of every stateful route: load → rules → compare-and-set, with tokens,
 ``If-Match``, ``If-None-Match`` and ``Idempotency-Key``.
 
-A ruleset hands it a *step*: given the stored state, the caller's role and the dice of
-this attempt (:class:`SessionDice`: a provably fair session's, or the server's), the
-rules' answer (:class:`Decision`) — the next state, its events and history, and what to
-answer. The engine settles the dice's account in the state it stores (the roll number
-used up, the seed revealed at the end) and, for a session created with ``receipts: true``,
-signs an answer whose step drew faces (``service.sessions.receipts``). The engine never
-decides a rule; the step never touches Redis.
+A ruleset hands it a *step*: given the stored state, the caller's role, the dice of
+this attempt (:class:`SessionDice`: a provably fair session's, or the server's) and the
+version the attempt makes if it is stored, the rules' answer (:class:`Decision`) — the
+next state, its events and history, and what to answer. The engine settles the dice's
+account in the state it stores (the roll number used up, the client seeds closed, the
+seed revealed at the end), answers the dice's refusal to roll while client seeds are
+awaited (``ClientSeedsAwaited``) and, for a session created with ``receipts: true``, signs
+an answer whose step drew faces (``service.sessions.receipts``). The engine never decides
+a rule; the step never touches Redis.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from service.http.receipts import receipts_of
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
-from service.sessions.dice import Ended, SessionDice, revealed_closing
+from service.sessions.dice import ClientSeedsAwaited, Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
 from service.sessions.receipts import signed_answer
 from service.sessions.store import (
@@ -74,7 +76,8 @@ class Decision(Generic[S]):
     body: object
 
 
-Step = Callable[[S, str, SessionDice[S]], Decision[S]]
+# (state, role, dice, the version this attempt makes if stored: the stored one + 1).
+Step = Callable[[S, str, SessionDice[S], int], Decision[S]]
 
 
 class SessionEngine(Generic[S]):
@@ -351,7 +354,10 @@ class SessionEngine(Generic[S]):
                 detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
             )
         dice = SessionDice(self._rng, stored.state, self._ended)
-        decision = step(stored.state, role, dice)
+        try:
+            decision = step(stored.state, role, dice, stored.version + 1)
+        except ClientSeedsAwaited as awaited:  # the dice refused: the step left nothing
+            raise awaited.refusal() from None
         settled = dice.settle(decision.applied)
         if settled is not decision.applied:
             decision = dataclasses.replace(decision, applied=settled)

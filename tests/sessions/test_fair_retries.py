@@ -23,7 +23,6 @@ async def _play(url: str) -> tuple[dict[str, Any], dict[str, Any]]:
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         body = conflict_body(
             dice_source="server",
-            client_seeds={"bo": "bo-2"},
             players=[
                 {"id": "ana", "name": "Ana", "qualities": [DUELIST]},
                 {"id": "bo", "name": "Bo", "qualities": [DUELIST]},
@@ -36,6 +35,11 @@ async def _play(url: str) -> tuple[dict[str, Any], dict[str, Any]]:
         path, tokens = f"/v1/conflicts/{created['id']}", created["tokens"]
         who = {"gm": tokens["gm"], **tokens["players"]}
         gm = bearer(tokens["gm"])
+        # Bo adds his seed after the commitment, with his own token, before any roll.
+        seeded = await http.post(
+            f"{path}/client-seeds", json={"seed": "bo-2"}, headers=bearer(tokens["players"]["bo"])
+        )
+        assert seeded.status_code == 200, seeded.text
         for number in range(1, ROUNDS + 1):
             answers = await asyncio.gather(
                 *(
@@ -63,6 +67,7 @@ def test_concurrent_submissions_use_one_roll_number_each(served_url: str, redis_
     assert closed == "conflict.closed"
     fairness = {**view["fairness"], "server_seed": data["server_seed"]}
     assert seed_matches(fairness["server_seed"], created["fairness"]["commitment"])
+    assert fairness["client_seeds"] == [{"participant": "bo", "seed": "bo-2"}]
     submissions = [data for kind, data in events if kind == "submission.received"]
     # Every stored submission used exactly one number: no gaps, no number used twice.
     assert view["fairness"]["rolls"] == len(submissions) == 4 * len(view["rounds"])

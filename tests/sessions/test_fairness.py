@@ -1,6 +1,8 @@
 """Provably fair sessions (docs/verifiable-rolls.md, "Provably fair sessions"): the
-``hmac-sha256-v1`` derivation against vectors worked out by hand from the algorithm, and
-the engine's seam (``sessions.dice``) that numbers the rolls and reveals the seed."""
+``hmac-sha256-v1`` derivation against vectors worked out by hand from the algorithm, the
+client seeds added after the commitment (in order, once each, until closed), and the
+engine's seam (``sessions.dice``) that numbers the rolls, closes the seeds, holds a roll
+while awaited seeds are missing and reveals the seed."""
 
 from __future__ import annotations
 
@@ -15,16 +17,18 @@ from service.kernel.errors import RulesError
 from service.kernel.events import Event
 from service.kernel.fairness import (
     ALGORITHM,
+    ClientSeed,
     FairDice,
     Fairness,
     commitment_of,
     new_fairness,
     session_fairness,
+    with_client_seed,
     with_seed_revealed,
 )
 from service.kernel.sessions import Applied
 from service.kernel.values import Value
-from service.sessions.dice import SessionDice, revealed_closing
+from service.sessions.dice import ClientSeedsAwaited, SessionDice, revealed_closing
 
 SEED = bytes(range(32))  # 00 01 02 … 1f
 # HMAC-SHA256(SEED, b"1:0:ana:gm-7"), worked out once and pinned here.
@@ -76,22 +80,70 @@ def test_unused_dice_have_drawn_nothing() -> None:
     assert not FairDice(SEED, [], 1).drawn
 
 
-def test_a_new_fairness_draws_its_seed_from_the_server_dice_and_shows_no_seed() -> None:
-    fairness = new_fairness(random.Random(5), [("ana", "s1"), ("gm", "s2")])
+def test_a_new_fairness_commits_before_any_client_seed_and_shows_no_seed() -> None:
+    fairness = new_fairness(random.Random(5))
     expected = random.Random(5).randint(0, 2**256 - 1).to_bytes(32, "big")
     assert fairness.secret == expected.hex()
     assert fairness.commitment == hashlib.sha256(expected).hexdigest()
     view = fairness.view()
     assert view.algorithm == ALGORITHM == "hmac-sha256-v1"
     assert view.server_seed is None
-    assert [c.seed for c in view.client_seeds] == ["s1", "s2"]  # in the order given
+    assert view.client_seeds == ()
+    assert (view.seeds_closed, view.awaiting_seeds) == (False, ())
     assert fairness.secret not in msgspec.json.encode(view).decode()
+
+
+def test_client_seeds_are_kept_in_the_order_added_one_a_participant() -> None:
+    """Each participant adds one seed; the dice join them in the order they came."""
+    fairness = with_client_seed(
+        with_client_seed(new_fairness(random.Random(5)), "bo", "b"), "gm", "g"
+    )
+    assert fairness.client_seeds == (
+        ClientSeed(participant="bo", seed="b"),
+        ClientSeed(participant="gm", seed="g"),
+    )
+    with pytest.raises(RulesError) as caught:
+        with_client_seed(fairness, "bo", "again")
+    assert caught.value.code == "client-seed-already-given"
+    face = fairness.dice().randint(1, 1000)
+    assert face == FairDice(bytes.fromhex(fairness.secret), ["b", "g"], 1).randint(1, 1000)
+
+
+@pytest.mark.parametrize(
+    "closed",
+    [{"seeds_closed": True}, {"rolls": 1}, {"revealed": True}],
+    ids=["closed-by-a-roll", "stored-by-the-previous-release-after-a-roll", "ended"],
+)
+def test_no_seed_is_added_once_the_seeds_are_closed(closed: dict[str, Any]) -> None:
+    """A roll (or the end) closes the seeds; a session stored by the previous release has
+    no ``seeds_closed``, but its rolls close it all the same."""
+    fairness = msgspec.structs.replace(new_fairness(random.Random(5)), **closed)
+    assert fairness.view().seeds_closed
+    with pytest.raises(RulesError) as caught:
+        with_client_seed(fairness, "ana", "late")
+    assert caught.value.code == "client-seeds-closed"
+
+
+def test_a_fairness_stored_by_the_previous_release_still_decodes() -> None:
+    """The new fields have defaults: an earlier release's stored fairness decodes."""
+    earlier = {
+        "algorithm": ALGORITHM,
+        "commitment": commitment_of(SEED),
+        "client_seeds": [{"participant": "ana", "seed": "a"}],
+        "rolls": 0,
+        "secret": SEED.hex(),
+        "revealed": False,
+    }
+    fairness = msgspec.msgpack.decode(msgspec.msgpack.encode(earlier), type=Fairness)
+    assert (fairness.seeds_closed, fairness.awaited) == (False, ())
+    assert fairness.view().awaiting_seeds == ()
 
 
 def _fairness(
     *,
     server_dice: bool,
     client_seeds: dict[str, str] | None = None,
+    await_client_seeds: bool = False,
     receipts: bool = False,
     participants: tuple[str, ...] = (),
 ) -> Fairness | None:
@@ -99,6 +151,7 @@ def _fairness(
         random.Random(1),
         server_dice=server_dice,
         client_seeds=client_seeds,
+        await_client_seeds=await_client_seeds,
         receipts=receipts,
         participants=participants,
     )
@@ -110,15 +163,32 @@ def _refusal(**asked: Any) -> RulesError:
     return caught.value
 
 
-def test_client_seeds_must_name_participants_and_need_server_dice() -> None:
+def test_the_creation_takes_no_client_seed_and_seeds_need_server_dice() -> None:
+    """The server commits first: any seed at creation is `client-seeds-at-creation`; none
+    (or `{}`) is a commitment with no seed. Without server dice, seeds and waiting for them
+    are refused at their members."""
+    refused = _refusal(server_dice=True, client_seeds={"ana": "a"}, participants=("gm", "ana"))
+    assert refused.code == "client-seeds-at-creation"
+    assert [c.pointer for c in refused.concerns] == ["/client_seeds"]
+    for none in (None, {}):
+        fairness = _fairness(server_dice=True, client_seeds=none, participants=("gm", "ana"))
+        assert fairness is not None
+        assert (fairness.client_seeds, fairness.awaited) == ((), ())
     refused = _refusal(
-        server_dice=True, client_seeds={"ana": "a", "zed": "z"}, participants=("gm", "ana")
+        server_dice=False, client_seeds={"ana": "a"}, await_client_seeds=True, participants=("ana",)
     )
-    assert refused.code == "unknown-seed-participant"
-    assert [c.pointer for c in refused.concerns] == ["/client_seeds/zed"]
-    refused = _refusal(server_dice=False, client_seeds={"ana": "a"}, participants=("ana",))
     assert refused.code == "client-seeds-without-server-dice"
+    assert [c.pointer for c in refused.concerns] == ["/client_seeds", "/await_client_seeds"]
     assert _fairness(server_dice=False) is None
+
+
+def test_awaiting_client_seeds_names_every_participant_until_each_adds_one() -> None:
+    fairness = _fairness(server_dice=True, await_client_seeds=True, participants=("gm", "ana"))
+    assert fairness is not None
+    assert fairness.view().awaiting_seeds == ("gm", "ana")
+    fairness = with_client_seed(fairness, "ana", "a")
+    assert fairness.view().awaiting_seeds == ("gm",)
+    assert with_client_seed(fairness, "gm", "g").view().awaiting_seeds == ()
 
 
 def test_receipts_need_server_dice_and_every_refusal_comes_at_once() -> None:
@@ -224,6 +294,49 @@ def test_a_deleted_sessions_closing_event_carries_its_seed() -> None:
     assert revealed_closing(_table(), Ended()) == Ended(server_seed=SEED.hex())
     assert revealed_closing(Table(), Ended()) == Ended()  # table dice: nothing to reveal
     assert with_seed_revealed(Rolled(face=3), _table().fairness) == Rolled(face=3)  # type: ignore[arg-type]
+
+
+def test_the_first_draw_closes_the_seeds_and_a_step_that_draws_none_leaves_them_open() -> None:
+    table = Table(fairness=Fairness(commitment=commitment_of(SEED), secret=SEED.hex()))
+    idle = SessionDice(random.Random(0), table, _over).settle(Applied(table))
+    assert idle.state.fairness is not None
+    assert not idle.state.fairness.seeds_closed
+    dice = SessionDice(random.Random(0), table, _over)
+    dice.randint(1, 6)
+    rolled = dice.settle(Applied(table))
+    assert rolled.state.fairness is not None
+    assert (rolled.state.fairness.seeds_closed, rolled.state.fairness.rolls) == (True, 1)
+
+
+def test_settling_keeps_the_seed_a_step_added() -> None:
+    """The client-seed step changes the state's fairness; settling (twice) keeps it."""
+    table = Table(fairness=Fairness(commitment=commitment_of(SEED), secret=SEED.hex()))
+    assert table.fairness is not None
+    dice = SessionDice(random.Random(0), table, _over)
+    added = Table(fairness=with_client_seed(table.fairness, "ana", "a"))
+    settled = dice.settle(dice.settle(Applied(added)))
+    assert settled.state == added
+
+
+def test_awaited_seeds_make_the_dice_refuse_before_drawing_anything() -> None:
+    """`await_client_seeds`: a face asked while seeds are missing raises (not a rules
+    error, which rules may absorb); the engine answers it 409 `client-seeds-awaited`,
+    naming who is missing. Once all are in, the same dice roll."""
+    fairness = new_fairness(random.Random(5), awaited=("gm", "ana"))
+    fairness = with_client_seed(fairness, "gm", "g")
+    dice = SessionDice(random.Random(0), Table(fairness=fairness), _over)
+    with pytest.raises(ClientSeedsAwaited) as caught:
+        dice.randint(1, 6)
+    assert not isinstance(caught.value, RulesError)
+    assert caught.value.missing == ("ana",)
+    refusal = caught.value.refusal()
+    assert (refusal.code, dict(refusal.extensions)) == (
+        "client-seeds-awaited",
+        {"awaiting": ["ana"]},
+    )
+    assert dice.settle(Applied(Table(fairness=fairness))).state.fairness == fairness  # drew none
+    ready = Table(fairness=with_client_seed(fairness, "ana", "a"))
+    assert SessionDice(random.Random(0), ready, _over).randint(1, 6) in range(1, 7)
 
 
 def test_without_fairness_the_server_dice_roll() -> None:

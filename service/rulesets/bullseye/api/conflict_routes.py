@@ -40,6 +40,7 @@ from service.rulesets.bullseye.api.conflict_views import (
 )
 from service.rulesets.bullseye.api.examples import (
     BULLSEYE_EXAMPLES,
+    CLIENT_SEED_EXAMPLES,
     CONFLICT_EXAMPLES,
     OUTCOME_EXAMPLES,
     ROUND_EXAMPLES,
@@ -71,6 +72,7 @@ from service.rulesets.bullseye.rules.conflicts.forecast import (
 )
 from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
 from service.sessions.access import issue_tokens
+from service.sessions.client_seeds import client_seed_routes
 from service.sessions.dice import FAIR_DICE_DESCRIPTION, with_fairness
 from service.sessions.engine import Decision, SessionEngine, Step, etag
 from service.sessions.host import session_host
@@ -84,7 +86,7 @@ from service.sessions.params import (
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION
 from service.sessions.routes import stream_routes
 
-__all__ = ["CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
+__all__ = ["CONFLICT_SEEDS", "CONFLICT_STREAMS", "CREATED_LINKS", "ConflictController"]
 
 # A token is required: as the bearer credential, or in the X-Conflict-Token header (which
 # leaves Authorization free for a bearer API key).
@@ -177,6 +179,16 @@ CONFLICT_STREAMS = stream_routes(
     events_operation_id="streamConflictEvents",
     events=CONFLICT_EVENTS,
 )
+# Each participant's client seed, added after creation, as every kind with server dice has it.
+CONFLICT_SEEDS = client_seed_routes(
+    CONFLICTS,
+    path="/conflicts",
+    id_parameter="conflict_id",
+    security=TOKEN_REQUIRED,
+    tags=["conflicts"],
+    operation_id="addConflictClientSeed",
+    examples=CLIENT_SEED_EXAMPLES,
+)
 
 
 def _to(operation_id: str, **parameters: str) -> dict[str, Any]:
@@ -200,6 +212,7 @@ CREATED_LINKS = {
     "MakeOutcomeCheck": _to("makeOutcomeCheck"),
     "DeleteConflict": _to("deleteConflict"),
     **CONFLICT_STREAMS.links(),
+    **CONFLICT_SEEDS.links(),
 }
 
 
@@ -216,10 +229,11 @@ class ConflictController(Controller):
         summary="Start an expanded conflict",
         description="§4.2: the players' score is the total magnitude of every PC's relevant "
         "qualities; the opposition's is that times the number of PCs. The answer carries "
-        "the GM's and each player's token — **shown only here**; keep them. The GM "
-        "(`gm`) and each player may give a client seed. The conflict's last server roll "
-        "is its outcome check (§4.4): the seed is revealed with it (`outcome.made`), or "
-        "when the conflict is deleted (`conflict.closed`), never at `conflict.decided`."
+        "the GM's and each player's token — **shown only here**; keep them. Then the "
+        "GM (`gm`) and each player may add its own client seed (`addConflictClientSeed`), "
+        "each with its own token. The conflict's last server roll is its outcome check "
+        "(§4.4): the seed is revealed with it (`outcome.made`), or when the conflict is "
+        "deleted (`conflict.closed`), never at `conflict.decided`."
         + FAIR_DICE_DESCRIPTION
         + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateConflict],
@@ -250,6 +264,7 @@ class ConflictController(Controller):
             host.rng,
             server_dice=data.dice_source is DiceSource.SERVER,
             client_seeds=data.client_seeds,
+            await_client_seeds=data.await_client_seeds,
             receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
         )
@@ -391,7 +406,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice)
             return Decision(applied, 200, round_answer(applied.history[-1]))
 
@@ -441,7 +458,9 @@ class ConflictController(Controller):
             **{f: getattr(data, f) for f in ParticipantCheck.__struct_fields__}
         )
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             action = Submit(number=number, participant=data.participant, check=check)
             return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
@@ -484,7 +503,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             action = DecideBullseye(number=number, participant=data.participant, spend=data.spend)
             return _round_or_wait(apply(conflict, action, role, dice), data.participant)
 
@@ -516,7 +537,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, CloseRound(number=number), role, dice)
             return Decision(applied, 200, round_answer(applied.history[-1]))
 
@@ -556,7 +579,9 @@ class ConflictController(Controller):
         host = session_host(request)
         conflicts = host.engine(CONFLICTS)
 
-        def step(conflict: Conflict, role: str, dice: RandomSource) -> Decision[Conflict]:
+        def step(
+            conflict: Conflict, role: str, dice: RandomSource, _version: int
+        ) -> Decision[Conflict]:
             applied = apply(conflict, data, role, dice, new_id())
             return Decision(applied, 200, applied.state.outcome)
 

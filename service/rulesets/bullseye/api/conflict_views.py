@@ -9,7 +9,7 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.fairness import ClientSeeds, FairnessView
+from service.kernel.fairness import AwaitClientSeeds, ClientSeedsAtCreation, FairnessView
 from service.kernel.receipts import ReceiptsAsked
 from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
@@ -72,7 +72,8 @@ class CreateConflict(Value, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     dice: DiceKind = DiceKind.D20
     dice_source: DiceSource = DiceSource.SERVER
     ttl_seconds: SessionTtl | None = None
-    client_seeds: ClientSeeds | None = None
+    client_seeds: ClientSeedsAtCreation = None
+    await_client_seeds: AwaitClientSeeds = False
     receipts: ReceiptsWanted = False
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "CHARACTER_EXAMPLES",
     "CHECK_EXAMPLES",
     "CHECK_ODDS_EXAMPLES",
+    "CLIENT_SEED_EXAMPLES",
     "CONFLICT_EXAMPLES",
     "OUTCOME_EXAMPLES",
     "PARTY_EXAMPLES",
@@ -265,6 +266,15 @@ CONFLICT_EXAMPLES = [
 
 # Acting on the conflicts above (BULLSEYE_PLAYS plays them in order). Qualities are named
 # from those declared at creation.
+CLIENT_SEED_EXAMPLES = [
+    Example(
+        summary="The GM's client seed",
+        description="With the GM's token, once the conflict has published its commitment.",
+        value={"seed": "gm-table-7"},
+    ),
+    Example(summary="Ana's client seed, with her token", value={"seed": "ana-lucky-7"}),
+    Example(summary="Bo's client seed, with his token", value={"seed": "bo_2"}),
+]
 ROUND_EXAMPLES = [
     Example(
         summary="The GM resolves a whole round, dice from the table",
@@ -311,10 +321,29 @@ OUTCOME_EXAMPLES = [
 
 BULLSEYE_PLAYS = (
     ExamplePlay(
-        summary="A round check by check, server dice, a bullseye spent and one kept (§7.2)",
+        summary="Every participant's client seed, then a round check by check on the "
+        "server's dice, a bullseye spent and one kept (§7.2)",
         create_operation="createConflict",
         create=CONFLICT_EXAMPLES[0],
         steps=(
+            # The commitment is published; each participant then adds its own seed.
+            PlayStep(
+                operation_id="addConflictClientSeed",
+                example=CLIENT_SEED_EXAMPLES[0],
+                shows={"/client_seeds/0/participant": "gm", "/seeds_closed": False},
+            ),
+            PlayStep(
+                operation_id="addConflictClientSeed",
+                example=CLIENT_SEED_EXAMPLES[1],
+                role="ana",
+                shows={"/client_seeds/1/participant": "ana"},
+            ),
+            PlayStep(
+                operation_id="addConflictClientSeed",
+                example=CLIENT_SEED_EXAMPLES[2],
+                role="bo",
+                shows={"/client_seeds/2/participant": "bo", "/rolls": 0},
+            ),
             PlayStep(
                 operation_id="submitRoundCheck",
                 example=SUBMIT_EXAMPLES[0],
@@ -358,7 +387,11 @@ BULLSEYE_PLAYS = (
                 path={"number": 1},
                 shows={"/kind": "round", "/number": 1},
             ),
-            PlayStep(operation_id="getConflict", role="bo", shows={"/bullseyes_left/ana": 0}),
+            PlayStep(
+                operation_id="getConflict",
+                role="bo",
+                shows={"/bullseyes_left/ana": 0, "/fairness/seeds_closed": True},
+            ),
             PlayStep(operation_id="createStreamTicket", role="ana", status=201),
         ),
     ),

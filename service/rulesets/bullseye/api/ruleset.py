@@ -9,6 +9,7 @@ from service.http.registry import Ruleset, RulesetWork
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
 from service.rulesets.bullseye.api.conflict_routes import (
+    CONFLICT_SEEDS,
     CONFLICT_STREAMS,
     CREATED_LINKS,
     ConflictController,
@@ -40,6 +41,7 @@ BULLSEYE = Ruleset(
             CharacterController,
             ConflictController,
             CONFLICT_STREAMS.router,
+            CONFLICT_SEEDS.router,
             ConditionController,
             TableController,
         ],

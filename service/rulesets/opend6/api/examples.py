@@ -10,6 +10,7 @@ from litestar.openapi.spec import Example
 from service.http.registry import ExamplePlay, PlayStep
 
 __all__ = [
+    "CLIENT_SEED_EXAMPLES",
     "INITIATIVE_EXAMPLES",
     "MOVE_EXAMPLES",
     "ODDS_EXAMPLES",
@@ -185,6 +186,7 @@ _AMBUSH: dict[str, Any] = {
 _DUEL: dict[str, Any] = {
     "name": "Duel on the stair",
     "rules": {"initiative": "first_action", "climax": True},
+    "await_client_seeds": True,
     "players": [{"id": "bo", "name": "Bo"}],
     "participants": [
         {
@@ -210,7 +212,9 @@ SCENE_EXAMPLES = [
     Example(
         summary="A duel, the GM's order and the server's dice",
         description='"Initiative" Method 1 (`first_action`): the GM names who goes first. '
-        "The adventure's climax (`climax`): climactic Fate Points once a round.",
+        "The adventure's climax (`climax`): climactic Fate Points once a round. The "
+        "server's dice are provably fair and wait for the GM's and Bo's client seeds "
+        "(`await_client_seeds`).",
         value=_DUEL,
     ),
 ]
@@ -356,6 +360,16 @@ A_RESOLVE_ANA_2 = _move(
 A_END_SCENE = _move("Ambush, round 2: the GM ends the scene", {"type": "end_scene", "round": 2})
 
 # The duel (SCENE_EXAMPLES[1]), on the server's dice.
+# The duel waits for both client seeds (`await_client_seeds`): moves that roll nothing go
+# ahead, the first roll only once the GM and Bo have each added theirs with their tokens.
+CLIENT_SEED_EXAMPLES = [
+    Example(
+        summary="Duel: the GM's client seed",
+        description="With the GM's token, after the scene published its commitment.",
+        value={"seed": "masked-7"},
+    ),
+    Example(summary="Duel: Bo's client seed, with his token", value={"seed": "bo_bravo"}),
+]
 D_SET_ORDER = _move(
     "Duel, round 1: the GM lets Bo go first",
     {"type": "set_order", "round": 1, "first": ["bo-pc"]},
@@ -571,13 +585,24 @@ SCENE_PLAYS = (
         ),
     ),
     ExamplePlay(
-        summary="A duel in the GM's order, on the server's dice",
+        summary="A duel in the GM's order, on the server's dice after both client seeds",
         create_operation="openD6CreateScene",
         create=SCENE_EXAMPLES[1],
         steps=(
             _step(D_SET_ORDER, current="bo-pc"),
+            PlayStep(
+                operation_id="openD6SceneClientSeed",
+                example=CLIENT_SEED_EXAMPLES[0],
+                shows={"/client_seeds/0/participant": "gm", "/awaiting_seeds": ["bo"]},
+            ),
             _step(D_CLIMACTIC_BO, "bo"),
             _step(D_DECLARE_BO, "bo"),
+            PlayStep(
+                operation_id="openD6SceneClientSeed",
+                example=CLIENT_SEED_EXAMPLES[1],
+                role="bo",
+                shows={"/awaiting_seeds": [], "/seeds_closed": False},
+            ),
             _step(D_ATTACK_BO, "bo"),
             _step(D_RESOLVE_BO, pending=[]),
             _step(D_MOVE_UP_GUARD, interrupting="guard"),

@@ -7,6 +7,7 @@ from litestar.openapi.spec import Tag
 
 from service.http.registry import Ruleset, RulesetWork
 from service.rulesets.opend6.api.examples import (
+    CLIENT_SEED_EXAMPLES,
     INITIATIVE_EXAMPLES,
     ODDS_EXAMPLES,
     OPPOSED_EXAMPLES,
@@ -33,9 +34,10 @@ from service.rulesets.opend6.api.scenes import (
     SceneController,
 )
 from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS
+from service.sessions.client_seeds import client_seed_routes
 from service.sessions.routes import stream_routes
 
-__all__ = ["OPEND6", "SCENE_STREAMS"]
+__all__ = ["OPEND6", "SCENE_SEEDS", "SCENE_STREAMS"]
 
 # A scene's event stream and its stream tickets, as every kind of session has them.
 SCENE_STREAMS = stream_routes(
@@ -47,6 +49,16 @@ SCENE_STREAMS = stream_routes(
     ticket_operation_id="openD6SceneStreamTicket",
     events_operation_id="openD6SceneEvents",
     events=SCENE_EVENTS,
+)
+# Each participant's client seed, added after creation, as every kind with server dice has it.
+SCENE_SEEDS = client_seed_routes(
+    SCENES,
+    path="/scenes",
+    id_parameter="scene_id",
+    security=TOKEN_REQUIRED,
+    tags=["opend6"],
+    operation_id="openD6SceneClientSeed",
+    examples=CLIENT_SEED_EXAMPLES,
 )
 
 
@@ -68,6 +80,7 @@ OPEND6 = Ruleset(
             OpenD6TableController,
             SceneController,
             SCENE_STREAMS.router,
+            SCENE_SEEDS.router,
         ],
     ),
     schema_prefix="OpenD6",
@@ -84,7 +97,7 @@ OPEND6 = Ruleset(
     "and result points; die-code arithmetic and the reference tables. Quoted names refer to "
     "the seed's headings, D-numbers to the decisions in docs/opend6.md.",
     stateful=("scene",),
-    links={"openD6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links()}},
+    links={"openD6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links(), **SCENE_SEEDS.links()}},
     examples={
         "openD6Roll": ROLL_EXAMPLES,
         "openD6DieCodes": DIE_CODE_EXAMPLES,

@@ -18,7 +18,7 @@ from service.http.context import new_id
 from service.http.fast_json import FastJson
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name, Timestamp
-from service.kernel.fairness import ClientSeeds, FairnessView
+from service.kernel.fairness import AwaitClientSeeds, ClientSeedsAtCreation, FairnessView
 from service.kernel.receipts import ReceiptsAsked
 from service.kernel.sessions import GM, require_gm
 from service.kernel.values import Value, as_view
@@ -83,7 +83,8 @@ class CreateScene(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     participants: Annotated[
         tuple[SceneParticipant, ...], Meta(min_length=1, max_length=MAX_PARTICIPANTS)
     ]
-    client_seeds: ClientSeeds | None = None
+    client_seeds: ClientSeedsAtCreation = None
+    await_client_seeds: AwaitClientSeeds = False
     receipts: ReceiptsWanted = False
 
 
@@ -130,8 +131,9 @@ class SceneState(Value, frozen=True, kw_only=True):
         FairnessView | None,
         Meta(
             description="With server dice: the committed seed's `commitment`, the client "
-            "seeds and `rolls`; `server_seed` once the scene has ended (`end_scene`) or in "
-            "`scene.closed`. Null with the table's dice."
+            "seeds the participants added since (`openD6SceneClientSeed`) and `rolls`; "
+            "`server_seed` once the scene has ended (`end_scene`) or in `scene.closed`. Null "
+            "with the table's dice."
         ),
     ]
     receipts: ReceiptsAsked
@@ -307,7 +309,8 @@ class SceneController(Controller):
         "`cp_with_fp`, optional initiative bonus, `climax`, dice source), the players and the "
         "participants. Each participant's `controller` is `gm` or a player's id; a group "
         "(`members` > 1) is the GM's (D19). Tokens — the GM's and each player's — are shown "
-        "**only here**. The GM (`gm`) and each player may give a client seed."
+        "**only here**. Then the GM (`gm`) and each player may add its own client seed "
+        "(`openD6SceneClientSeed`), each with its own token."
         + FAIR_DICE_DESCRIPTION
         + SESSION_RECEIPTS_DESCRIPTION,
         dto=StrictJson[CreateScene],
@@ -336,6 +339,7 @@ class SceneController(Controller):
             host.rng,
             server_dice=data.rules.dice_source is SceneDiceSource.SERVER,
             client_seeds=data.client_seeds,
+            await_client_seeds=data.await_client_seeds,
             receipts=data.receipts,
             participants=(GM, *(p.id for p in data.players)),
         )
@@ -436,7 +440,9 @@ class SceneController(Controller):
         host = session_host(request)
         scenes: SessionEngine[Scene] = host.engine(SCENES)
 
-        def step(scene: Scene, role: str, dice: SessionDice[Scene]) -> Decision[Scene]:
+        def step(
+            scene: Scene, role: str, dice: SessionDice[Scene], _version: int
+        ) -> Decision[Scene]:
             roll_id = f"r{scene.rolls_made + 1}"
             applied = dice.settle(apply(scene, data, role, dice, roll_id))
             entry = applied.history[-1]

@@ -17,7 +17,7 @@ from litestar.openapi.spec import Example
 from service.http.registry import ExamplePlay, PlayStep
 from service.rulesets.travelogue.api.examples import BULLSEYES
 
-__all__ = ["ACTION_EXAMPLES", "CREATE_EXAMPLES", "GAME_PLAYS"]
+__all__ = ["ACTION_EXAMPLES", "CLIENT_SEED_EXAMPLES", "CREATE_EXAMPLES", "GAME_PLAYS"]
 
 CREATE_EXAMPLES = [
     Example(
@@ -48,6 +48,26 @@ CREATE_EXAMPLES = [
             "ttl_seconds": 3600,
         },
     ),
+    Example(
+        summary="The server's provably fair dice, waiting for every player's seed",
+        description="Unseeded server dice: the game publishes its commitment, then each "
+        "player adds a client seed with its own token; no die is rolled before all four "
+        "have (`await_client_seeds`).",
+        value={
+            "name": "Fair night train",
+            "bullseyes": BULLSEYES,
+            "dice_source": "server",
+            "await_client_seeds": True,
+        },
+    ),
+]
+
+# The fair game's seeds, each added with its player's token, in seat order.
+CLIENT_SEED_EXAMPLES = [
+    Example(summary="Hugo's client seed", value={"seed": "hugo-h1"}),
+    Example(summary="Annie's client seed", value={"seed": "annie_boat"}),
+    Example(summary="Archer's client seed", value={"seed": "ARCHER-3"}),
+    Example(summary="Vera's client seed", value={"seed": "vera-9"}),
 ]
 
 # (role, example, what the answer's game then shows) in the order played.
@@ -314,6 +334,33 @@ GAME_PLAYS = (
         create_operation="travelogueCreateGame",
         create=CREATE_EXAMPLES[2],
         steps=tuple(_step(role, example, shows) for role, example, shows in _SHORT_GAME),
+    ),
+    ExamplePlay(
+        summary="The server's provably fair dice: the commitment, then every player's seed",
+        create_operation="travelogueCreateGame",
+        create=CREATE_EXAMPLES[3],
+        steps=(
+            *(
+                PlayStep(
+                    operation_id="travelogueGameClientSeed",
+                    example=example,
+                    role=player,
+                    shows={f"/client_seeds/{n}/participant": player, "/rolls": 0},
+                )
+                for n, (player, example) in enumerate(
+                    zip(("hugo", "annie", "archer", "vera"), CLIENT_SEED_EXAMPLES, strict=True)
+                )
+            ),
+            PlayStep(
+                operation_id="travelogueGetGame",
+                role="annie",
+                shows={
+                    "/version": 5,
+                    "/fairness/awaiting_seeds": [],
+                    "/fairness/seeds_closed": False,
+                },
+            ),
+        ),
     ),
     ExamplePlay(
         summary="The server's seeded dice",

@@ -7,6 +7,7 @@ routes only load, apply and store, with tokens, ``If-Match``, ``If-None-Match`` 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import time
 from datetime import UTC, datetime
@@ -25,7 +26,8 @@ from service.http.fast_json import FastJson
 from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
 from service.http.problems import problem_responses
 from service.kernel.bounds import Name
-from service.kernel.fairness import ClientSeeds
+from service.kernel.events import Event
+from service.kernel.fairness import AwaitClientSeeds, ClientSeed, ClientSeedsAtCreation
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.bullseyes import with_setup_check
 from service.rulesets.travelogue.api.game_examples import ACTION_EXAMPLES, CREATE_EXAMPLES
@@ -39,6 +41,7 @@ from service.rulesets.travelogue.api.game_views import (
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
+from service.rulesets.travelogue.rules.game.events import ClientSeedAdded
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Game,
@@ -68,7 +71,7 @@ from service.sessions.params import (
 )
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted
 
-__all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController"]
+__all__ = ["GAMES", "GAME_LINKS", "TOKEN_REQUIRED", "GameController", "seed_added"]
 
 GAMES = SessionSpec(
     kind=SessionKind("travelogue", "game"),
@@ -114,12 +117,25 @@ class CreateGame(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
         | None
     ) = None
     ttl_seconds: SessionTtl | None = None
-    client_seeds: ClientSeeds | None = None
+    client_seeds: ClientSeedsAtCreation = None
+    await_client_seeds: AwaitClientSeeds = False
     receipts: ReceiptsWanted = False
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def seed_added(seed: ClientSeed, version: int) -> Event:
+    """``client_seed.added`` as the game's stream tells every event: stamped with the
+    version the addition made, when, and by whom (the player who added it)."""
+    return ClientSeedAdded(
+        participant=seed.participant,
+        seed=seed.seed,
+        version=version,
+        at=_now(),
+        actor=seed.participant,
+    )
 
 
 def _expiry(expires_at: float) -> datetime:
@@ -144,10 +160,12 @@ One token per player and no GM (D31); the tokens are shown **only here**. Any to
 the game; `waiting_for` names who may act and how. Limits (D29): at most 300 attention
 phases and 10 000 actions — the 300th attention ends the game (`ending.reason: limit`).
 
-An unseeded game with `server` dice is provably fair; each player may give a client seed.
-A seeded game keeps `fairness: null`: its dice follow from the caller's public `seed` by
-design (D28), so there is nothing to commit to, and `client_seeds` with it (or with
-`table` dice) is 422 `client-seeds-without-server-dice`. Nor are its rolls signed:
+An unseeded game with `server` dice is provably fair: once it is created, each player may
+add its own client seed with its own token (`travelogueGameClientSeed`), which makes a
+version like an action (the history lists actions only). A seeded game keeps
+`fairness: null`: its dice follow from the caller's public `seed` by design (D28), so there
+is nothing to commit to, and a client seed for it (or with `table` dice), or
+`await_client_seeds`, is 422 `client-seeds-without-server-dice`. Nor are its rolls signed:
 `receipts: true` with a `seed` (or with `table` dice) is 422
 `receipts-without-server-dice`.
 """
@@ -157,7 +175,8 @@ One action, by `type` (the design's "Actions"); `waiting_for` in every game answ
 who may send which now. Accepts `If-Match` (412 when the game moved on) and
 `Idempotency-Key` (a retry returns the first answer and never rolls again; the same key
 with another body → 422, while the first runs → 409). The answer is the game after the
-action and the events it put on the stream; each applied action makes `version` + 1.
+action and the events it put on the stream; each applied action makes `version` + 1 (so
+does each client seed a player adds, `travelogueGameClientSeed`).
 
 * `play` (any running player): `take_flag {flag, to?, on_behalf_of?}` — one middle flag in
   hand at most (D10); `to` hands it at once. `play.taken` (the reacher): `hand_flag {to,
@@ -265,6 +284,7 @@ class GameController(Controller):
             host.rng,
             server_dice=data.dice_source is WhoseDice.SERVER and data.seed is None,
             client_seeds=data.client_seeds,
+            await_client_seeds=data.await_client_seeds,
             receipts=data.receipts,
             participants=(sheet.player for sheet in data.bullseyes),
         )
@@ -345,9 +365,8 @@ class GameController(Controller):
         games: SessionEngine[Game] = host.engine(GAMES)
         at = _now()
 
-        def step(game: Game, role: str, dice: SessionDice[Game]) -> Decision[Game]:
-            applied = dice.settle(apply(game, role, data, dice, at=at))
-            version = applied.state.actions + 1
+        def step(game: Game, role: str, dice: SessionDice[Game], version: int) -> Decision[Game]:
+            applied = dice.settle(apply(game, role, data, dice, at=at, version=version))
             taken = ActionTaken(
                 game=game_state(applied.state, version=version),
                 events=applied.events,  # type: ignore[arg-type]  # the game's own events
@@ -399,7 +418,9 @@ class GameController(Controller):
         summary="The actions so far",
         description="The applied actions in order, each with the version it made, its "
         "actor, the action as sent (notes included, D30) and a rolling action's dice — kept "
-        "apart from the game's state. `after`: a version (0 or 1: from the first action); "
+        "apart from the game's state. A client seed added makes a version too, never listed "
+        "here (it is in `fairness.client_seeds` and on the stream): versions may skip. "
+        "`after`: a version (0 or 1: from the first action); "
         f"`limit`: at most {HISTORY_PAGE} a page; `next_after` continues. Any player's token.",
         responses=problem_responses(400, 401, 404, 503),
     )
@@ -419,17 +440,13 @@ class GameController(Controller):
         games.require_token(request)
         stored = await games.load(game_id, history=True)
         games.role(request, stored.access)
-        entries = stored.history or ()
-        # The n-th entry (from 1) made version n + 1.
-        first = max(after - 1, 0)
-        page = entries[first : first + limit]
-        items = tuple(
-            history_item(entry, version)
-            for version, entry in enumerate(page, start=first + 2)
-            if isinstance(entry, HistoryEntry)
-        )
-        more = first + limit < len(entries)
-        return HistoryPage(items=items, next_after=first + 1 + len(page) if more else None)
+        entries = [e for e in stored.history or () if isinstance(e, HistoryEntry)]
+        versions = [entry.version_made(n) for n, entry in enumerate(entries, start=1)]
+        first = bisect.bisect_right(versions, after)  # versions only grow
+        page = range(first, min(first + limit, len(entries)))
+        items = tuple(history_item(entries[i], versions[i]) for i in page)
+        more = page.stop < len(entries)
+        return HistoryPage(items=items, next_after=versions[page.stop - 1] if more else None)
 
     @delete(
         "/{game_id:str}",

@@ -12,19 +12,21 @@ from service.rulesets.travelogue.api.examples import (
     ROLL_EXAMPLES,
     VALIDATE_EXAMPLES,
 )
-from service.rulesets.travelogue.api.game_examples import GAME_PLAYS
+from service.rulesets.travelogue.api.game_examples import CLIENT_SEED_EXAMPLES, GAME_PLAYS
 from service.rulesets.travelogue.api.games import (
     GAME_LINKS,
     GAMES,
     TOKEN_REQUIRED,
     GameController,
+    seed_added,
 )
 from service.rulesets.travelogue.api.problems import TRAVELOGUE_PROBLEMS
 from service.rulesets.travelogue.api.rolls import PoolsController
 from service.rulesets.travelogue.rules.game.events import GAME_EVENTS
+from service.sessions.client_seeds import client_seed_routes
 from service.sessions.routes import stream_routes
 
-__all__ = ["GAME_STREAMS", "TRAVELOGUE"]
+__all__ = ["GAME_SEEDS", "GAME_STREAMS", "TRAVELOGUE"]
 
 # A game's event stream and its stream tickets, as every kind of session has them.
 GAME_STREAMS = stream_routes(
@@ -36,6 +38,18 @@ GAME_STREAMS = stream_routes(
     ticket_operation_id="travelogueGameStreamTicket",
     events_operation_id="travelogueGameEvents",
     events=GAME_EVENTS,
+)
+# Each player's client seed, added after creation, as every kind with server dice has it;
+# its event is stamped like the game's others.
+GAME_SEEDS = client_seed_routes(
+    GAMES,
+    path="/games",
+    id_parameter="game_id",
+    security=TOKEN_REQUIRED,
+    tags=["travelogue"],
+    operation_id="travelogueGameClientSeed",
+    examples=CLIENT_SEED_EXAMPLES,
+    event=seed_added,
 )
 
 
@@ -52,6 +66,7 @@ TRAVELOGUE = Ruleset(
             PoolsController,
             GameController,
             GAME_STREAMS.router,
+            GAME_SEEDS.router,
         ],
     ),
     schema_prefix="Travelogue",
@@ -70,7 +85,7 @@ TRAVELOGUE = Ruleset(
     "player, no GM, the server's dice or the table's. Quoted names refer to the text's headings, "
     "D-numbers to the decisions in docs/travelogue.md.",
     stateful=("game",),
-    links={"travelogueCreateGame": {**GAME_LINKS, **GAME_STREAMS.links()}},
+    links={"travelogueCreateGame": {**GAME_LINKS, **GAME_STREAMS.links(), **GAME_SEEDS.links()}},
     examples={
         "travelogueValidateBullseyes": VALIDATE_EXAMPLES,
         "travelogueRoll": ROLL_EXAMPLES,

@@ -88,6 +88,14 @@ ROUTES: dict[str, tuple[str, str, object, dict[str, int]]] = {
         {"target": 5, "checks": {"gm": FACES}},
         {"none": 401, "gm": 409, "own": 403, "other_player": 403, "other_conflict": 401},
     ),
+    # Any participant adds its own seed; this conflict is on the table's dice, so every
+    # token that opens it reaches the rule that it takes none.
+    "client_seed": (
+        "POST",
+        "/v1/conflicts/{id}/client-seeds",
+        {"seed": "s-1"},
+        {"none": 401, "gm": 422, "own": 422, "other_player": 422, "other_conflict": 401},
+    ),
     "delete": (
         "DELETE",
         "/v1/conflicts/{id}",

@@ -1,6 +1,7 @@
-"""A provably fair conflict (docs/verifiable-rolls.md, "Provably fair sessions"): played to
-its outcome check (§4.4) with server dice, then every roll re-derived from the revealed
-seed and the history by the test's own implementation of ``hmac-sha256-v1``."""
+"""A provably fair conflict (docs/verifiable-rolls.md, "Provably fair sessions"): created
+(the commitment published), then each participant's client seed added with its own token,
+played to its outcome check (§4.4) with server dice, then every roll re-derived from the
+revealed seed and the history by the test's own implementation of ``hmac-sha256-v1``."""
 
 from __future__ import annotations
 
@@ -11,14 +12,23 @@ from tests.support.bullseye_conflicts import bearer, conflict_body
 from tests.support.fair_dice import faces, seed_matches, stream_events
 from tests.support.problems import assert_problem
 
-CLIENT_SEEDS = {"ana": "ana-lucky-7", "gm": "gm_SEED"}
+# Each participant's seed, in the order they add them (not the order of the players).
+CLIENT_SEEDS = {"ana": "ana-lucky-7", "gm": "gm_SEED", "bo": "bo-2"}
 
 
 def _create(client: TestClient) -> dict:
-    body = conflict_body(dice_source="server", client_seeds=CLIENT_SEEDS)
-    response = client.post("/v1/conflicts", json=body)
+    response = client.post("/v1/conflicts", json=conflict_body(dice_source="server"))
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def _add_seeds(client: TestClient, created: dict) -> None:
+    """Every participant adds its own seed, each with its own token."""
+    path, tokens = f"/v1/conflicts/{created['id']}", created["tokens"]
+    for who, seed in CLIENT_SEEDS.items():
+        token = tokens["gm"] if who == "gm" else tokens["players"][who]
+        added = client.post(f"{path}/client-seeds", json={"seed": seed}, headers=bearer(token))
+        assert added.status_code == 200, added.text
 
 
 def test_a_fair_conflict_reveals_a_seed_that_reproduces_every_roll(
@@ -29,9 +39,14 @@ def test_a_fair_conflict_reveals_a_seed_that_reproduces_every_roll(
     gm = bearer(tokens["gm"])
     fairness = created["fairness"]
     assert fairness["algorithm"] == "hmac-sha256-v1"
+    assert fairness["client_seeds"] == []  # committed before any seed
+    _add_seeds(client, created)
+    fairness = client.get(path, headers=gm).json()["fairness"]
+    assert fairness["commitment"] == created["fairness"]["commitment"]
     assert fairness["client_seeds"] == [
         {"participant": "ana", "seed": "ana-lucky-7"},
         {"participant": "gm", "seed": "gm_SEED"},
+        {"participant": "bo", "seed": "bo-2"},
     ]
     assert (fairness["rolls"], fairness["server_seed"]) == (0, None)
     seen = [client.get(path, headers=gm).text]
@@ -92,7 +107,10 @@ def test_a_fair_conflict_reveals_a_seed_that_reproduces_every_roll(
     assert not seed_matches(seed[:-1] + ("0" if seed[-1] != "0" else "1"), fairness["commitment"])
     assert all(seed not in text for text in seen)
 
-    # Every roll, re-derived: roll n is the n-th rolling action.
+    # Every roll, re-derived from the seed and all three client seeds in the order added:
+    # roll n is the n-th rolling action.
+    assert [c["seed"] for c in fairness["client_seeds"]] == list(CLIENT_SEEDS.values())
+    assert fairness["seeds_closed"] is True
     rounds = {r["number"]: r for r in final["rounds"]}
     assert fairness["rolls"] == len(order) + 1
     for n, (number, who) in enumerate(order, start=1):
@@ -109,8 +127,13 @@ def test_a_fair_conflict_reveals_a_seed_that_reproduces_every_roll(
             assert effort["faces"] == faces(fairness, n, 20, 1)
     assert final["outcome"]["faces"] == faces(fairness, len(order) + 1, 20, 1)
 
-    # The event that ended it carries the seed too; none before it does.
+    # The event that ended it carries the seed too; none before it does. The stream told
+    # every seed added, before any roll.
     events = stream_events(redis_url, CONFLICTS.kind.events(created["id"]))
+    assert events[:3] == [
+        ("client_seed.added", {"participant": who, "seed": seed})
+        for who, seed in CLIENT_SEEDS.items()
+    ]
     kind, data = events[-1]
     assert kind == "outcome.made"
     assert data["server_seed"] == seed
@@ -143,16 +166,19 @@ def test_table_dice_have_no_fairness_and_take_no_client_seeds(client: TestClient
     assert body["errors"][0]["pointer"] == "/client_seeds"
 
 
-def test_client_seeds_are_checked(client: TestClient) -> None:
-    stranger = conflict_body(dice_source="server", client_seeds={"zed": "z"})
-    body = assert_problem(
-        client.post("/v1/conflicts", json=stranger), 422, "unknown-seed-participant"
-    )
-    assert body["errors"][0]["pointer"] == "/client_seeds/zed"
+def test_seeds_come_after_the_commitment_and_are_checked(client: TestClient) -> None:
+    """The creation takes no seed (422 `client-seeds-at-creation`); a seed added later
+    is 1–64 of `[A-Za-z0-9_-]` (else 400 at `/seed`)."""
+    early = conflict_body(dice_source="server", client_seeds={"ana": "a"})
+    body = assert_problem(client.post("/v1/conflicts", json=early), 422, "client-seeds-at-creation")
+    assert body["errors"][0]["pointer"] == "/client_seeds"
+    created = _create(client)
+    path, ana = f"/v1/conflicts/{created['id']}", bearer(created["tokens"]["players"]["ana"])
     for bad in ("", "x" * 65, "no spaces", "ü"):
-        malformed = conflict_body(dice_source="server", client_seeds={"ana": bad})
-        body = assert_problem(client.post("/v1/conflicts", json=malformed), 400, "invalid-body")
-        assert body["errors"][0]["pointer"] == "/client_seeds/ana"
+        answer = client.post(f"{path}/client-seeds", json={"seed": bad}, headers=ana)
+        body = assert_problem(answer, 400, "invalid-body")
+        assert body["errors"][0]["pointer"] == "/seed"
+    assert client.get(path, headers=ana).json()["fairness"]["client_seeds"] == []
 
 
 def test_an_idempotent_retry_rolls_nothing_again(client: TestClient) -> None:

@@ -1,7 +1,9 @@
 """A provably fair scene (docs/verifiable-rolls.md, "Provably fair sessions"; "Performing
-Actions in Rounds", "Character Points"): played to `end_scene` with the server's dice, then
-every roll re-derived from the revealed seed and the round's log by the test's own
-implementation of ``hmac-sha256-v1``."""
+Actions in Rounds", "Character Points"): created (the commitment published), each
+participant's client seed added with its own token — the GM's between two moves that roll
+nothing —, played to `end_scene` with the server's dice, then every roll re-derived from
+the revealed seed and the round's log by the test's own implementation of
+``hmac-sha256-v1``."""
 
 from __future__ import annotations
 
@@ -28,7 +30,6 @@ SCENE = {
         },
         {"id": "orc", "name": "Orc", "controller": "gm", "acumen": "2D", "agility": "2D"},
     ],
-    "client_seeds": {"gm": "table-7", "ana": "ana_seed"},
 }
 
 
@@ -50,11 +51,14 @@ def test_a_fair_scene_reveals_a_seed_that_reproduces_every_roll(
     gm = {"Authorization": f"Bearer {body['tokens']['gm']}"}
     ana = {"Authorization": f"Bearer {body['tokens']['players']['ana']}"}
     commitment = body["fairness"]["commitment"]
-    assert body["fairness"]["client_seeds"] == [
-        {"participant": "gm", "seed": "table-7"},
-        {"participant": "ana", "seed": "ana_seed"},
-    ]
+    assert body["fairness"]["client_seeds"] == []  # committed before any seed
     seen = [created.text]
+
+    def add_seed(headers: dict[str, str], value: str) -> dict[str, Any]:
+        answer = client.post(f"{path}/client-seeds", json={"seed": value}, headers=headers)
+        assert answer.status_code == 200, answer.text
+        fairness: dict[str, Any] = answer.json()
+        return fairness
 
     def move(headers: dict[str, str], made: dict[str, Any]) -> dict[str, Any]:
         answer = client.post(f"{path}/moves", json={"round": 1, **made}, headers=headers)
@@ -64,11 +68,15 @@ def test_a_fair_scene_reveals_a_seed_that_reproduces_every_roll(
         result: dict[str, Any] = answer.json()
         return result
 
+    assert add_seed(ana, "ana_seed")["client_seeds"] == [{"participant": "ana", "seed": "ana_seed"}]
     assert move(gm, {"type": "set_order", "first": ["ana-pc"]})["scene"]["fairness"]["rolls"] == 0
-    move(ana, {"type": "declare", "participant": "ana-pc", "actions": 1})
+    assert add_seed(gm, "table-7")["client_seeds"][-1] == {"participant": "gm", "seed": "table-7"}
+    declared = move(ana, {"type": "declare", "participant": "ana-pc", "actions": 1})
+    assert declared["scene"]["fairness"]["seeds_closed"] is False
     skill = {"base": {"type": "skill", "code": "3D"}}
     rolled = move(ana, {"type": "roll", "participant": "ana-pc", "spec": skill})  # roll 1
     assert rolled["scene"]["fairness"]["rolls"] == 1
+    assert rolled["scene"]["fairness"]["seeds_closed"] is True
     spent = move(ana, {"type": "spend_character_points", "round": 1, "roll": "r1", "count": 1})
     assert spent["scene"]["fairness"]["rolls"] == 2  # the CP die is roll 2
     ten = {"kind": "number", "value": 10}
@@ -89,9 +97,11 @@ def test_a_fair_scene_reveals_a_seed_that_reproduces_every_roll(
     assert not seed_matches("f" * 64, commitment)
     assert all(seed not in text for text in seen[:-2])
 
-    # Every roll of the log, re-derived: roll 1 Ana's regular dice then her Wild Die,
-    # roll 2 the Character Point die she spent after, roll 3 the orc's.
+    # Every roll of the log, re-derived from both client seeds in the order added: roll 1
+    # Ana's regular dice then her Wild Die, roll 2 the Character Point die she spent after,
+    # roll 3 the orc's.
     seeds = [c["seed"] for c in fairness["client_seeds"]]
+    assert seeds == ["ana_seed", "table-7"]
     log = client.get(f"{path}/rounds/1", headers=gm).json()["moves"]
     resolved = [m["result"]["faces"] for m in log if m["move"] == "resolve"]
     assert len(resolved) == 2
@@ -107,6 +117,10 @@ def test_a_fair_scene_reveals_a_seed_that_reproduces_every_roll(
     assert len(orc_faces["regular"]) == 1
 
     events = stream_events(redis_url, SCENES.kind.events(body["id"]))
+    assert [data for kind, data in events if kind == "client_seed.added"] == [
+        {"participant": "ana", "seed": "ana_seed"},
+        {"participant": "gm", "seed": "table-7"},
+    ]
     assert events[-1] == ("scene.ended", {"round": 1, "server_seed": seed})
     assert all(seed not in str(data) for _, data in events[:-1])
     assert client.delete(path, headers=gm).status_code == 204
@@ -119,8 +133,8 @@ def test_table_dice_scenes_have_no_fairness(client: TestClient) -> None:
     created = client.post("/v1/opend6/scenes", json=table)
     assert created.status_code == 201, created.text
     assert created.json()["fairness"] is None
-    stranger = {**SCENE, "client_seeds": {"orc": "x"}}  # a participant, not a token holder
+    early = {**SCENE, "client_seeds": {"ana": "x"}}  # seeds come after the commitment
     problem = assert_problem(
-        client.post("/v1/opend6/scenes", json=stranger), 422, "unknown-seed-participant"
+        client.post("/v1/opend6/scenes", json=early), 422, "client-seeds-at-creation"
     )
-    assert problem["errors"][0]["pointer"] == "/client_seeds/orc"
+    assert problem["errors"][0]["pointer"] == "/client_seeds"

@@ -1,6 +1,8 @@
 """A provably fair game (docs/verifiable-rolls.md, "Provably fair sessions"; D28): an
-unseeded game with the server's dice, played to its end by Part 3's fixed policy, then
-every roll of its history re-derived from the revealed seed by the test's own
+unseeded game with the server's dice, created (the commitment published), every player's
+client seed added with its own token — two before the first action, two during the first
+batch, before any roll —, played to its end by Part 3's fixed policy, then every roll of its
+history re-derived from the revealed seed and all four client seeds by the test's own
 implementation of ``hmac-sha256-v1``."""
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from tests.support.problems import assert_problem
 from tests.support.travelogue_bot import FixedPolicy
 from tests.support.travelogue_games import GAMES, sheets_json
 
-CLIENT_SEEDS = {"vera": "vera-9", "hugo": "HUGO_1"}
+# In the order added; the first two before any action, the others after SEEDS_AFTER actions.
+CLIENT_SEEDS = {"vera": "vera-9", "hugo": "HUGO_1", "archer": "arch-3", "annie": "annie_b"}
+SEEDS_AFTER = 3
 
 
 def _history(client: TestClient, path: str, token: str) -> list[dict[str, Any]]:
@@ -35,17 +39,33 @@ def test_a_fair_game_reveals_a_seed_that_reproduces_every_roll(
     client: TestClient, redis_url: str
 ) -> None:
     body = {"name": "Fair train", "bullseyes": sheets_json(), "dice_source": "server"}
-    created = client.post(GAMES, json={**body, "client_seeds": CLIENT_SEEDS})
+    created = client.post(GAMES, json=body)
     assert created.status_code == 201, created.text
     game = created.json()
     path, tokens = f"{GAMES}/{game['id']}", game["tokens"]["players"]
     commitment = game["fairness"]["commitment"]
-    assert [c["participant"] for c in game["fairness"]["client_seeds"]] == ["vera", "hugo"]
+    assert game["fairness"]["client_seeds"] == []  # committed before any seed
     assert game["fairness"]["server_seed"] is None
 
+    def add_seed(player: str) -> None:
+        answer = client.post(
+            f"{path}/client-seeds",
+            json={"seed": CLIENT_SEEDS[player]},
+            headers={"X-Game-Token": tokens[player]},
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["seeds_closed"] is False
+        seen.append(answer.text)
+
     policy, view, seen, last_events = FixedPolicy(), game, [created.text], []
+    for player in list(CLIENT_SEEDS)[:2]:
+        add_seed(player)
     while view["status"] == "active":
         assert len(seen) < 5000
+        if view["actions"] == SEEDS_AFTER and len(view["fairness"]["client_seeds"]) < 4:
+            for player in list(CLIENT_SEEDS)[2:]:
+                add_seed(player)
+            view = client.get(path, headers={"X-Game-Token": tokens["vera"]}).json()
         actor, action = policy.next(view)
         answer = client.post(
             f"{path}/actions", json=action, headers={"X-Game-Token": tokens[actor]}
@@ -62,8 +82,9 @@ def test_a_fair_game_reveals_a_seed_that_reproduces_every_roll(
     assert ending["server_seed"] == seed
 
     # Roll n is the n-th rolling action of the history: the attention die, or the
-    # Shooter's dice then the Angel's.
+    # Shooter's dice then the Angel's; every client seed joins it, in the order added.
     seeds = [c["seed"] for c in view["fairness"]["client_seeds"]]
+    assert seeds == list(CLIENT_SEEDS.values())
     rolled = [item["result"] for item in _history(client, path, tokens["vera"]) if item["result"]]
     assert len(rolled) == view["fairness"]["rolls"] > 0
     for n, dice in enumerate(rolled, start=1):
@@ -90,6 +111,6 @@ def test_seeded_and_table_games_have_no_fairness(client: TestClient) -> None:
         refused = client.post(GAMES, json={**body, "client_seeds": {"vera": "v"}})
         problem = assert_problem(refused, 422, "client-seeds-without-server-dice")
         assert problem["errors"][0]["pointer"] == "/client_seeds"
-    stranger = {"name": "X", "bullseyes": sheets_json(), "client_seeds": {"gm": "g"}}
-    problem = assert_problem(client.post(GAMES, json=stranger), 422, "unknown-seed-participant")
-    assert problem["errors"][0]["pointer"] == "/client_seeds/gm"
+    early = {"name": "X", "bullseyes": sheets_json(), "client_seeds": {"vera": "v"}}
+    problem = assert_problem(client.post(GAMES, json=early), 422, "client-seeds-at-creation")
+    assert problem["errors"][0]["pointer"] == "/client_seeds"

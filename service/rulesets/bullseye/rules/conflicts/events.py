@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from service.kernel.events import Event, event_names
-from service.kernel.fairness import RevealedSeed
+from service.kernel.fairness import ClientSeedAdded, RevealedSeed
 from service.rulesets.bullseye.rules.conflicts.model import Scores, Side
 from service.rulesets.bullseye.rules.narration import Outcome
 
@@ -68,7 +68,8 @@ class ConflictClosed(Event, frozen=True, kw_only=True, tag="conflict.closed"):
 
 
 ConflictEvent = (
-    SubmissionReceived
+    ClientSeedAdded  # a participant's seed, added before the first roll (kernel.fairness)
+    | SubmissionReceived
     | BullseyeDecided
     | RoundResolved
     | ConflictDecided

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from service.kernel.events import Event, event_names
-from service.kernel.fairness import RevealedSeed
+from service.kernel.fairness import ClientSeedAdded, RevealedSeed
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.opposed import OpposedResult
 from service.rulesets.opend6.rules.rolls import RollResult
@@ -123,7 +123,8 @@ class SceneClosed(Event, frozen=True, kw_only=True, tag="scene.closed"):
 
 
 SceneEvent = (
-    InitiativeRolled
+    ClientSeedAdded  # a participant's seed, added before the first roll (kernel.fairness)
+    | InitiativeRolled
     | OrderSet
     | TurnStarted
     | ActionsDeclared

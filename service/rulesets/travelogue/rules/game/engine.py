@@ -66,12 +66,19 @@ class Rolled(Value, frozen=True, kw_only=True, omit_defaults=True):
 
 class HistoryEntry(Value, frozen=True, kw_only=True, omit_defaults=True):
     """One applied action as the history keeps it, small (the history counts against
-    the session's size): who, what was sent (a note is in it), and for a rolling action
-    the dice (`result`). The n-th entry made version n + 1; the events are in the stream."""
+    the session's size): who, what was sent (a note is in it), for a rolling action the
+    dice (`result`), and the version it made; the events are in the stream."""
 
     actor: str
     body: Action
     result: Rolled | None = None
+    # 0 in an entry stored by an earlier release, when every write of a game was an action:
+    # the n-th entry made version n + 1. Since, a client seed added makes a version too.
+    version: int = 0
+
+    def version_made(self, position: int) -> int:
+        """The version this entry made, it being the ``position``-th (from 1)."""
+        return self.version or position + 1
 
 
 def _rolled(events: tuple[Event, ...]) -> Rolled | None:
@@ -160,14 +167,22 @@ def _dispatch(game: Game, actor: str, action: Action, strong: RandomSource) -> R
 
 
 def apply(
-    game: Game, actor: str, action: Action, strong: RandomSource, *, at: str = ""
+    game: Game,
+    actor: str,
+    action: Action,
+    strong: RandomSource,
+    *,
+    at: str = "",
+    version: int | None = None,
 ) -> Applied[Game]:
     """The game after ``actor`` (a player id) takes ``action``.
 
     ``strong``: where an unseeded server-dice game draws its dice (``random.SystemRandom()``);
     a seeded game draws the i-th rolling action's dice from ``(seed, i)`` instead (D28).
-    ``at``: the time stamped on the events (RFC 3339). Events also carry the version the
-    action makes (1 + the actions applied) and the actor.
+    ``at``: the time stamped on the events (RFC 3339). ``version``: the version the action
+    makes, as the session engine numbers it — each client seed added makes one too —;
+    by default 1 + the actions applied, as in a game where every write is an action. The
+    events carry it and the actor; the history entry carries it.
 
     Raises:
         RulesError: a refusal ``travelogue/<code>`` (``GAME_PROBLEMS`` has its status).
@@ -175,15 +190,15 @@ def apply(
     _admit(game, actor, action)
     game, events = _dispatch(game, actor, action, strong)
     actions = game.actions + 1
-    version = actions + 1
+    made = actions + 1 if version is None else version
     game = msgspec.structs.replace(game, actions=actions)
     stamped = tuple(
-        msgspec.structs.replace(e, version=version, at=at, actor=actor)
+        msgspec.structs.replace(e, version=made, at=at, actor=actor)
         if isinstance(e, GameEventBase)
         else e
         for e in events
     )
-    entry = HistoryEntry(actor=actor, body=action, result=_rolled(stamped))
+    entry = HistoryEntry(actor=actor, body=action, result=_rolled(stamped), version=made)
     return Applied(game, stamped, (entry,))
 
 

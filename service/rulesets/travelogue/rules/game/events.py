@@ -20,7 +20,7 @@ from service.rulesets.travelogue.rules.game.model import (
 from service.rulesets.travelogue.rules.pools import PoolOutcome
 from service.rulesets.travelogue.rules.stats import Stat
 
-__all__ = ["GAME_EVENTS", "GameEvent", "GameEventBase"]
+__all__ = ["GAME_EVENTS", "ClientSeedAdded", "GameEvent", "GameEventBase"]
 
 
 class GameEventBase(Event, frozen=True, kw_only=True):
@@ -211,4 +211,14 @@ GameEvent = (
     | GameClosed
 )
 
-GAME_EVENTS: tuple[str, ...] = event_names(GameEvent)
+
+class ClientSeedAdded(GameEventBase, frozen=True, kw_only=True, tag="client_seed.added"):
+    """A player added its client seed (the session's shared client-seed route, not an
+    action: no action's answer carries it), stamped like every event of the game."""
+
+    participant: str
+    seed: str
+
+
+# What the stream tells: every action's events, and the client seeds added.
+GAME_EVENTS: tuple[str, ...] = (*event_names(GameEvent), *event_names(ClientSeedAdded))

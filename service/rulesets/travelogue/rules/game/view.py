@@ -110,7 +110,8 @@ class GameState(Value, frozen=True, kw_only=True):
         FairnessView | None,
         Meta(
             description="An unseeded game with the server's dice: the committed seed's "
-            "`commitment`, the client seeds and `rolls`; `server_seed` once the game has "
+            "`commitment`, the client seeds the players added since "
+            "(`travelogueGameClientSeed`) and `rolls`; `server_seed` once the game has "
             "ended (and in `game.ended`, `game.closed`). Null with the table's dice and "
             "for a seeded game, whose dice are public by design (D28)."
         ),
