@@ -61,9 +61,11 @@ def client(settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture(scope="session")
 def served_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The service served over HTTP by its own process, against the test Redis."""
-    # Shared by every test of the worker, Schemathesis's fuzzing among them, all from one
-    # address: no quota of live sessions (tests/sessions/test_session_quota.py has its own).
-    env = {"REDIS_URL": redis_url, "SESSIONS_PER_CLIENT": "0"}
+    # Shared by every test of the worker, Schemathesis's fuzzing and the travelogue's bots
+    # (hundreds of players) among them, all from one address: no quota of live sessions,
+    # nor of one client's streams (tests/sessions/test_session_quota.py and
+    # test_stream_limits.py have their own).
+    env = {"REDIS_URL": redis_url, "SESSIONS_PER_CLIENT": "0", "SSE_MAX_PER_CLIENT": "100000"}
     app = ServedApp(env, tmp_path_factory.mktemp("served") / "service.log")
     try:
         app.wait_ready()

@@ -46,8 +46,9 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Retry-After": {
         "description": "Seconds to wait before retrying, on every answer a retry can cure: "
-        "429 `rate-limited`; 503 `store-unavailable`, `state-store-full`, `too-many-streams`, "
-        "`odds-busy`; "
+        "429 `rate-limited`, `too-many-sessions`, `too-many-session-streams`, "
+        "`too-many-client-streams`; 503 `store-unavailable`, `state-store-full`, "
+        "`too-many-streams`, `odds-busy`; "
         "409 `concurrent-update` (a lost compare-and-set) and `request-in-flight` (the "
         "Idempotency-Key's first request still running). A 409 a retry cannot cure (a rule "
         "conflict such as `wrong-round`, or `session-full`) carries none.",
