@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -140,21 +139,6 @@ def test_a_refusal_is_kept_and_replayed_as_it_was(client: TestClient) -> None:
     )
     assert again.status_code == 409
     assert again.content == wrong.content
-
-
-@pytest.fixture
-def proxy(redis_url: str) -> Iterator[HoldingProxy]:
-    holding = HoldingProxy(redis_url)
-    yield holding
-    holding.close()
-
-
-@pytest.fixture
-def through_proxy(proxy: HoldingProxy) -> Iterator[TestClient]:
-    """The service with Redis behind the proxy and a short socket timeout."""
-    settings = Settings(redis_url=proxy.url, redis_socket_timeout=0.3, log_format="json")
-    with TestClient(create_app(settings, rng=random.Random(11))) as test_client:
-        yield test_client
 
 
 def test_a_write_whose_reply_was_lost_is_applied_once_and_its_retry_gets_the_first_answer(

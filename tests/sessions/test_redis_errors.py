@@ -11,16 +11,12 @@ dropped halfway through a reply, and a reply that never comes."""
 from __future__ import annotations
 
 import json
-import random
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.settings import Settings
 from tests.support.problems import assert_problem
 from tests.support.proxy import HoldingProxy
 from tests.support.session_kinds import KINDS, Kind, Session
@@ -52,22 +48,6 @@ NOT_RUN = {
 KIND_IDS = [f"{kind.ruleset}-{kind.kind}" for kind in KINDS]
 
 
-@pytest.fixture
-def proxy(redis_url: str) -> Iterator[HoldingProxy]:
-    between = HoldingProxy(redis_url)
-    try:
-        yield between
-    finally:
-        between.close()
-
-
-@pytest.fixture
-def app(proxy: HoldingProxy) -> Iterator[TestClient]:
-    settings = Settings(redis_url=proxy.url, redis_socket_timeout=0.3, log_format="json")
-    with TestClient(create_app(settings, rng=random.Random(5))) as client:
-        yield client
-
-
 def _version(client: TestClient, session: Session) -> str:
     answer = client.get(session.path, headers=session.gm)
     assert answer.status_code == 200, answer.text
@@ -90,7 +70,7 @@ def _warned(capfd: pytest.CaptureFixture[str], redis_error: str) -> bool:
 @pytest.mark.parametrize("error", sorted(NOT_RUN))
 @pytest.mark.parametrize("kind", KINDS, ids=KIND_IDS)
 def test_an_error_reply_is_a_503_and_nothing_is_written(
-    app: TestClient,
+    through_proxy: TestClient,
     proxy: HoldingProxy,
     kind: Kind,
     error: str,
@@ -98,6 +78,7 @@ def test_an_error_reply_is_a_503_and_nothing_is_written(
 ) -> None:
     reply, raised = NOT_RUN[error]
     code = "state-store-full" if error == "OOM" else "store-unavailable"
+    app = through_proxy
     session = kind.create(app)  # type: ignore[arg-type]
     marker = session.path.rsplit("/", 1)[1].encode()
     before = _version(app, session)
@@ -124,10 +105,11 @@ def test_an_error_reply_is_a_503_and_nothing_is_written(
 @pytest.mark.parametrize("fault", ["a reply cut halfway", "a reply that never comes"])
 @pytest.mark.parametrize("kind", KINDS, ids=KIND_IDS)
 def test_a_fault_mid_reply_is_a_503_and_the_retry_is_applied_once(
-    app: TestClient, proxy: HoldingProxy, kind: Kind, fault: str
+    through_proxy: TestClient, proxy: HoldingProxy, kind: Kind, fault: str
 ) -> None:
     """The command ran; its reply was lost: the write is applied, and its retry with the
     same key answers what it did, without applying it again."""
+    app = through_proxy
     session = kind.create(app)  # type: ignore[arg-type]
     marker = session.path.rsplit("/", 1)[1].encode()
     before = int(_version(app, session).strip('"'))

@@ -29,15 +29,6 @@ TIED = {"gm": faces(10), "players": {"ana": faces(10), "bo": faces(10)}}
 
 
 @pytest.fixture
-def proxy(redis_url: str) -> Iterator[HoldingProxy]:
-    between = HoldingProxy(redis_url)
-    try:
-        yield between
-    finally:
-        between.close()
-
-
-@pytest.fixture
 def through_proxy(proxy: HoldingProxy) -> Iterator[TestClient]:
     settings = Settings(redis_url=proxy.url, redis_socket_timeout=3.0, log_format="json")
     with TestClient(create_app(settings, rng=random.Random(5))) as client:

@@ -13,24 +13,8 @@ from litestar.testing import TestClient
 
 from service.rulesets.opend6.api.scenes import SCENES
 from tests.support.fair_dice import Stream, seed_matches, stream_events
+from tests.support.fair_sessions import SCENE
 from tests.support.problems import assert_problem
-
-SCENE = {
-    "name": "Fair fight at the ford",
-    "rules": {"initiative": "first_action", "dice_source": "server"},
-    "players": [{"id": "ana", "name": "Ana"}],
-    "participants": [
-        {
-            "id": "ana-pc",
-            "name": "Ana the scout",
-            "controller": "ana",
-            "acumen": "3D",
-            "agility": "3D+1",
-            "character_points": 5,
-        },
-        {"id": "orc", "name": "Orc", "controller": "gm", "acumen": "2D", "agility": "2D"},
-    ],
-}
 
 
 def _chain(stream: Stream) -> list[int]:
