@@ -17,7 +17,7 @@ from litestar.utils import normalize_path
 
 from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
 from service.http.errors import BodyTooSlow
-from service.http.problems import problem_response
+from service.http.problems import ProblemError, problem_response
 from service.logging import log_request
 from service.metrics import RATE_LIMITED, observe_request
 
@@ -203,10 +203,12 @@ class RequestShell:
             await self._app(scope, receive, send)
             return
         request_id = None
+        chunked = False
         for name, value in scope["headers"]:
             if name == b"x-request-id":
                 request_id = _valid_request_id(value)
-                break
+            elif name == b"transfer-encoding":
+                chunked = True
         request_id = request_id or new_id()
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
@@ -279,6 +281,9 @@ class RequestShell:
             await send(message)
 
         try:
+            if chunked:
+                await _answer(_transfer_encoding_refused(), scope, receive, send_with_id)
+                return
             if scope.get("method") == "OPTIONS" and (refusal := self._cors_refusal(scope)):
                 await _answer(refusal, scope, receive, send_with_id)
                 return
@@ -299,6 +304,26 @@ class RequestShell:
             REQUEST_ID.reset(token)
             if status == CLIENT_ABORT_STATUS:
                 CLIENT_GONE.set(False)
+
+
+def _transfer_encoding_refused() -> Response[bytes]:
+    """Bodies are framed by Content-Length only. A request with Transfer-Encoding beside a
+    Content-Length is the ambiguity request smuggling relies on (RFC 9112 §6.1, §6.3), and
+    granian drops the Content-Length before the app sees the request, so every request
+    with Transfer-Encoding is refused, unread, and its connection closed."""
+    return problem_response(
+        "transfer-encoding-refused",
+        "This service reads bodies framed by Content-Length only; a request with "
+        "Transfer-Encoding is refused unread, and the connection closed.",
+        errors=(
+            ProblemError(
+                code="transfer-encoding-refused",
+                parameter="Transfer-Encoding",
+                detail="Send the body with a Content-Length, without Transfer-Encoding.",
+            ),
+        ),
+        headers={"Connection": "close"},
+    )
 
 
 async def _answer(response: Response[bytes], scope: Scope, receive: Receive, send: Send) -> None:

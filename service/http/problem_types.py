@@ -44,6 +44,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "number's bounds, a string's or list's length).",
         ),
         _type("malformed-json", 400, "Malformed JSON", "The body is not valid JSON."),
+        _type(
+            "transfer-encoding-refused",
+            400,
+            "Transfer-Encoding refused",
+            "Bodies are framed by Content-Length only. A request carrying Transfer-Encoding "
+            "— alone, or beside a Content-Length, the ambiguity request smuggling through a "
+            "proxy relies on (RFC 9112 §6.1, §6.3) — is refused before its body is read, "
+            "and the connection is closed.",
+        ),
         _type("missing-body", 400, "Body required", "This operation needs a JSON body."),
         _type(
             "invalid-parameter",
