@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "API_KEY_SCHEMES",
+    "KEY_BY_TICKET",
     "MIN_KEY_CHARS",
     "ApiKeyGuard",
     "ApiKeys",
@@ -41,6 +42,9 @@ __all__ = [
     "split_keys",
 ]
 
+# A route's `opt` flag: a request with `?ticket=` is let through without a key, the route
+# itself checking that the ticket was issued to a caller that had one (event streams).
+KEY_BY_TICKET = "key_by_ticket"
 # OpenAPI security schemes for the keys (declared always; required only when configured).
 API_KEY_SCHEMES = ("apiKey", "apiKeyBearer")
 # 32 hex digits are 128 bits; a key drawn from a richer alphabet carries more.
@@ -138,12 +142,14 @@ class ApiKeyGuard:
         self._keys = keys
 
     async def __call__(  # async: Litestar runs a sync guard in a worker thread, per request
-        self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
+        self, connection: ASGIConnection[Any, Any, Any, Any], route: BaseRouteHandler
     ) -> None:
         if not self._keys.required or not guarded(connection.scope["path"]):
             return
         if connection.scope.get("method") == "OPTIONS":
             return
+        if route.opt.get(KEY_BY_TICKET) and "ticket" in connection.query_params:
+            return  # the ticket carries the key it was issued under (the route checks it)
         if self._keys.presented_key(dict(connection.scope["headers"])) is None:
             raise ApiKeyRequired(detail="Send an API key: X-API-Key or Authorization: Bearer.")
 

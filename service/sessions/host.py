@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+import msgspec
 from litestar.exceptions import NotFoundException
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreError, Unauthorized
+from service.http.errors import ApiKeyRequired, StoreError, Unauthorized
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.engine import SessionEngine
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from service.sessions.keys import SessionKind
     from service.settings import Settings
 
-__all__ = ["SessionHost", "SessionSpec", "StreamTicket", "session_host"]
+__all__ = ["SessionHost", "SessionSpec", "StreamTicket", "TicketHolder", "session_host"]
 
 S = TypeVar("S", bound=Value)
 
@@ -115,32 +116,36 @@ class SessionHost:
         """Event-stream reads of ``spec``'s kind, over the streams' own pool."""
         return EventReader(self.streams_client, spec.kind)
 
-    async def issue_ticket(self, kind: SessionKind, session_id: str, role: str) -> StreamTicket:
-        """A ticket opening ``session_id``'s stream as ``role``, for a short while."""
+    async def issue_ticket(
+        self, kind: SessionKind, session_id: str, holder: TicketHolder
+    ) -> StreamTicket:
+        """A ticket opening ``session_id``'s stream as ``holder``, once, for a short while."""
         ticket = secrets.token_urlsafe(24)
         seconds = self.settings.stream_ticket_seconds
         try:
-            await self.client.set(kind.ticket(session_id, ticket), role, px=seconds * 1000)
+            await self.client.set(
+                kind.ticket(session_id, ticket), _encode_holder(holder), px=seconds * 1000
+            )
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
         return StreamTicket(ticket=ticket, expires_in=seconds)
 
-    async def ticket_role(self, kind: SessionKind, session_id: str, ticket: str) -> str:
-        """The role a stream ticket was issued to (401 when unknown, expired, used or
-        another session's). Used up by this call: a ticket opens one stream, once, so a
-        URL that a proxy logged opens nothing."""
+    async def ticket_holder(self, kind: SessionKind, session_id: str, ticket: str) -> TicketHolder:
+        """Whom a stream ticket was issued to (401 when unknown, expired, used or another
+        session's). Used up by this call: a ticket opens one stream, once, so a URL that a
+        proxy logged opens nothing."""
         try:
-            role = await self.client.getdel(kind.ticket(session_id, ticket))
+            held = await self.client.getdel(kind.ticket(session_id, ticket))
         except RedisError as error:
             REDIS_ERRORS.inc()
             raise StoreError(str(error)) from error
-        if role is None:
+        if held is None:
             raise Unauthorized(
                 detail=f"This stream ticket does not open this {kind.kind} (or has expired, "
                 "or was used: a ticket opens one stream; ask a new one to reconnect)."
             )
-        return cast("bytes", role).decode()
+        return _decode_holder(cast("bytes", held))
 
     async def token_role(
         self, spec: SessionSpec[Any], session_id: str, request: Request[Any, Any, Any]
@@ -159,9 +164,16 @@ class SessionHost:
     async def stream_ticket(
         self, spec: SessionSpec[Any], session_id: str, request: Request[Any, Any, Any]
     ) -> StreamTicket:
-        """A ticket to the session's event stream for the request's token, as its role."""
+        """A ticket to the session's event stream for the request's token, as its role, and
+        for its client: with API keys required, the key it came with (it passed the key
+        guard) goes with the ticket, so the stream opens without the key header, which a
+        browser's EventSource cannot send."""
         role = await self.token_role(spec, session_id, request)
-        return await self.issue_ticket(spec.kind, session_id, role)
+        api_keys: ApiKeys = request.app.state.api_keys
+        holder = TicketHolder(
+            role=role, client=api_keys.identity(request.scope), keyed=api_keys.required
+        )
+        return await self.issue_ticket(spec.kind, session_id, holder)
 
     async def event_stream(
         self,
@@ -174,11 +186,15 @@ class SessionHost:
     ) -> Stream:
         """A session's events as SSE for a token of it (or a stream ticket), resumed after
         ``last_event_id`` when it is a stream id; 404 for an unknown session."""
+        api_keys: ApiKeys = request.app.state.api_keys
         if ticket is not None:
-            await self.ticket_role(spec.kind, session_id, ticket)
+            holder = await self.ticket_holder(spec.kind, session_id, ticket)
+            if api_keys.required and not holder.keyed:
+                raise ApiKeyRequired(detail="This ticket was issued without an API key.")
+            client = holder.client
         else:
             await self.token_role(spec, session_id, request)
-        api_keys: ApiKeys = request.app.state.api_keys
+            client = api_keys.identity(request.scope)
         return await event_stream_response(
             self.reader(spec),
             session_id,
@@ -187,9 +203,30 @@ class SessionHost:
             keep_alive_seconds=self.settings.sse_keep_alive_seconds,
             gate=self.gate,
             leases=self.leases,
-            identity=api_keys.identity(request.scope),
+            identity=client,
             retry_after=self.settings.redis_retry_after_seconds,
         )
+
+
+class TicketHolder(Value, frozen=True, kw_only=True):
+    """Whom a stream ticket opens the stream for: the participant (``role``), its client
+    (as :meth:`~service.http.keys.ApiKeys.identity` counts it) and whether it came with a
+    configured API key."""
+
+    role: str
+    client: str
+    keyed: bool = False
+
+
+_encode_holder = msgspec.json.Encoder().encode
+_decode_holder_json = msgspec.json.Decoder(TicketHolder).decode
+
+
+def _decode_holder(held: bytes) -> TicketHolder:
+    if held[:1] == b"{":
+        return _decode_holder_json(held)
+    # A ticket issued by the previous release held only the role.
+    return TicketHolder(role=held.decode(), client="unknown")
 
 
 def session_host(request: Request[Any, Any, Any]) -> SessionHost:

@@ -17,6 +17,7 @@ from litestar import Request, Router, get, post
 from litestar.params import PathParameter
 from litestar.response import Stream
 
+from service.http.keys import KEY_BY_TICKET
 from service.http.problems import problem_responses
 from service.sessions.host import SessionSpec, StreamTicket, session_host
 from service.sessions.params import (
@@ -67,7 +68,9 @@ def _events_description(kind: str, events: Sequence[str], ticket_operation_id: s
         f"`{kind}.closed` (the {kind} was deleted) or `{kind}.expired` (its time ran out). "
         "A browser's EventSource, which cannot send headers, passes a stream ticket instead: "
         f"`?ticket=` (see `{ticket_operation_id}`), each ticket once; it resumes with "
-        "`?last_event_id=` when it reconnects with a new ticket. A worker holds at most "
+        "`?last_event_id=` when it reconnects with a new ticket. Where the deployment "
+        "requires API keys, a ticket also stands for the key it was asked with: the stream "
+        "opens with `?ticket=` alone. A worker holds at most "
         "`SSE_MAX_CONNECTIONS` streams; past that, 503 `too-many-streams` with Retry-After. "
         f"Over every worker and replica, a {kind} has at most `SSE_MAX_PER_SESSION` streams "
         "open and a client (its API key, else its address) at most `SSE_MAX_PER_CLIENT`: "
@@ -129,6 +132,7 @@ def stream_routes(
         description=_events_description(kind, events, ticket_operation_id),
         responses=problem_responses(400, 401, 404, 503),
         media_type="text/event-stream",
+        opt={KEY_BY_TICKET: True},
     )
     async def stream_events(
         session_id: Annotated[

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,6 +17,7 @@ from service.app import published_openapi
 from service.rulesets import RULESETS
 from service.settings import Settings
 from tests.support.problems import assert_problem
+from tests.support.served import ServedApp
 from tests.support.session_kinds import KINDS, Kind
 from tests.support.sse import read_sse
 
@@ -161,3 +163,35 @@ def test_answers_that_carry_a_secret_are_never_stored(served_url: str, kind: Kin
              and p.endswith("/events/tickets"))["responses"]["201"],
     ):  # fmt: skip
         assert answer["headers"]["Cache-Control"] == {"$ref": "#/components/headers/Cache-Control"}
+
+
+def test_with_api_keys_a_ticket_opens_the_stream_without_the_key(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Reliability probe: with API_KEYS set no browser could follow a session — the stream
+    route asked for the key, which EventSource cannot send, even with a valid ticket."""
+    key = "browser-key-0123456789abcdefghijklmnop"
+    app = ServedApp({"REDIS_URL": redis_url, "API_KEYS": key}, tmp_path / "log")
+    game = next(kind for kind in KINDS if kind.kind == "game")
+    try:
+        app.wait_ready()
+        with httpx.Client(base_url=app.url, timeout=10) as client:
+            keyed = httpx.Client(base_url=app.url, timeout=10, headers={"X-API-Key": key})
+            with keyed:
+                session = game.create(keyed)
+                issued = keyed.post(f"{session.path}/events/tickets", headers=session.player)
+            assert issued.status_code == 201, issued.text
+            ticket = issued.json()["ticket"]
+            events = f"{session.path}/events"
+            assert_problem(client.get(events, headers=session.player), 401, "api-key-required")
+            no_ticket = client.post(f"{session.path}/events/tickets", headers=session.player)
+            assert_problem(no_ticket, 401, "api-key-required")
+            with client.stream("GET", events, params={"ticket": ticket}) as stream:
+                status = stream.status_code
+                (created,) = read_sse(stream, 1)
+            made_up = client.get(events, params={"ticket": "made-up"})
+    finally:
+        app.stop()
+    assert status == 200
+    assert created["event"] == "game.created"
+    assert_problem(made_up, 401, "unauthorized")  # a ticket, not a way around the key
