@@ -122,3 +122,38 @@ def test_table_dice_scenes_have_no_fairness(client: TestClient) -> None:
         client.post("/v1/opend6/scenes", json=early), 422, "client-seeds-at-creation"
     )
     assert problem["errors"][0]["pointer"] == "/client_seeds"
+
+
+def test_a_fair_scenes_initiative_rolls_are_logged_and_re_derived(client: TestClient) -> None:
+    """Reliability probe: a scene's server-dice initiative roll took a fairness roll number,
+    but its log entry had `result: null`, so its faces could not be re-derived. Each
+    initiative move now logs its rolls (`initiative`), one roll number per move."""
+    rolled = {**SCENE, "rules": {"initiative": "rolled_per_round", "dice_source": "server"}}
+    created = client.post("/v1/opend6/scenes", json=rolled)
+    assert created.status_code == 201, created.text
+    body = created.json()
+    path = f"/v1/opend6/scenes/{body['id']}"
+    gm = {"Authorization": f"Bearer {body['tokens']['gm']}"}
+    ana = {"Authorization": f"Bearer {body['tokens']['players']['ana']}"}
+    assert client.post(f"{path}/client-seeds", json={"seed": "ana-7"}, headers=ana).is_success
+    for headers, participant in ((ana, "ana-pc"), (gm, "orc")):
+        made = {"type": "initiative", "round": 1, "rolls": [{"participant": participant}]}
+        answer = client.post(f"{path}/moves", json=made, headers=headers)
+        assert answer.status_code == 200, answer.text
+    ended = client.post(f"{path}/moves", json={"round": 1, "type": "end_scene"}, headers=gm)
+    assert ended.status_code == 200, ended.text
+    fairness = ended.json()["scene"]["fairness"]
+    seed, seeds = fairness["server_seed"], [c["seed"] for c in fairness["client_seeds"]]
+    assert fairness["rolls"] == 2
+
+    log = client.get(f"{path}/rounds/1", headers=gm).json()["moves"]
+    initiative = [m["initiative"] for m in log if m["move"] == "initiative"]
+    assert [len(rolls) for rolls in initiative] == [1, 1]
+    for number, (roll,) in enumerate(initiative, start=1):
+        stream = Stream(seed, seeds, number)
+        faces = roll["faces"]
+        assert faces["regular"] == [stream.randint(1, 6) for _ in faces["regular"]]
+        assert faces["wild"] == _chain(stream)
+    ana_roll, orc_roll = (rolls[0] for rolls in initiative)
+    assert len(ana_roll["faces"]["regular"]) == 2  # Acumen 3D: two regular dice, the Wild Die
+    assert len(orc_roll["faces"]["regular"]) == 1  # 2D

@@ -143,8 +143,10 @@ SCENE_EVENTS = (*event_names(SceneEvent), "scene.expired")
 
 
 class SceneLogEntry(Value, frozen=True, kw_only=True):
-    """One move in the scene's log (``GET …/rounds/{n}``): who made it, for whom, and a
-    resolved roll's full result (`opposed`: both sides, when one roll opposed another)."""
+    """One move in the scene's log (``GET …/rounds/{n}``): who made it, for whom, a
+    resolved roll's full result (`opposed`: both sides, when one roll opposed another), and
+    an initiative move's rolls (`initiative`, in the move's order, faces and all: with the
+    server's fair dice they are one roll number's draws, re-derivable from its seed)."""
 
     round: int
     move: SceneMoveType
@@ -153,3 +155,4 @@ class SceneLogEntry(Value, frozen=True, kw_only=True):
     roll_id: str | None = None
     result: RollResult | None = None
     opposed: OpposedResult | None = None
+    initiative: tuple[RollResult, ...] = ()

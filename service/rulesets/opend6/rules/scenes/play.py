@@ -13,7 +13,7 @@ from service.kernel.events import Event
 from service.kernel.sessions import GM, Applied
 from service.rulesets.opend6.rules.initiative import initiative_bonus_pips
 from service.rulesets.opend6.rules.rolled_code import repointed
-from service.rulesets.opend6.rules.rolls import resolve_roll
+from service.rulesets.opend6.rules.rolls import RollResult, resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
     ActionsDeclared,
     InitiativeRolled,
@@ -164,11 +164,13 @@ def new_scene(
 
 def _initiative(
     scene: Scene, move: SceneInitiative, actor: str, rng: RandomSource
-) -> tuple[Scene, tuple[Event, ...]]:
+) -> tuple[Scene, tuple[Event, ...], tuple[RollResult, ...]]:
+    """The scene after an initiative move, its events, and each roll it made, in order."""
     phase(scene, ScenePhase.INITIATIVE)
     if scene.rules.initiative is InitiativeMethod.FIRST_ACTION:
         raise refuse("wrong-phase", "This scene's order is the GM's (first_action): set_order.")
     events: list[Event] = []
+    rolls: list[RollResult] = []
     for index, item in enumerate(move.rolls):
         participant = participant_of(scene, item.participant)
         controls(actor, participant)
@@ -195,6 +197,7 @@ def _initiative(
             at = f"/rolls/{index}"
             raise repointed(error.under(at), {f"{at}/base": f"{at}/participant"}) from None
         assert roll.total is not None
+        rolls.append(roll)
         bonus = 0
         if scene.rules.optional_initiative_bonus:
             bonus = initiative_bonus_pips(entrant(participant, 0))
@@ -209,7 +212,7 @@ def _initiative(
             )
         )
     scene, ordered_events = _order_when_rolled(scene)
-    return scene, (*events, *ordered_events)
+    return scene, (*events, *ordered_events), tuple(rolls)
 
 
 def _order_when_rolled(scene: Scene) -> tuple[Scene, tuple[Event, ...]]:
@@ -370,7 +373,8 @@ def apply(
         entry = msgspec.structs.replace(entry, participant=participant)
     match move:
         case SceneInitiative():
-            scene, events = _initiative(scene, move, actor, rng)
+            scene, events, rolls = _initiative(scene, move, actor, rng)
+            entry = msgspec.structs.replace(entry, initiative=rolls)
         case SceneSetOrder():
             scene, events = _set_order(scene, move, actor)
         case SceneDeclare():
