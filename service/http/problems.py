@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import structlog
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.response import Response
+from msgspec import Meta
 from redis.exceptions import OutOfMemoryError
 
 from service.http.context import CLIENT_GONE, current_request_id
@@ -64,13 +65,20 @@ class ProblemError(Value, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Problem(Value, frozen=True, kw_only=True, omit_defaults=True):
-    """An RFC 9457 problem detail; ``errors`` is always present, possibly empty."""
+    """An RFC 9457 problem detail; ``errors`` always holds at least one item."""
 
     type: str
     title: str
     status: int
     detail: str
-    errors: tuple[ProblemError, ...]
+    errors: Annotated[
+        tuple[ProblemError, ...],
+        Meta(
+            min_length=1,
+            description="What is wrong, each with a stable `code` to branch on: at least "
+            "one (a problem with nothing more to say names its own code).",
+        ),
+    ]
     request_id: str | None = None
 
 
@@ -114,14 +122,15 @@ def problem_response(
     """A problem+json response of the catalogued type ``code``; ``extensions`` add members
     (RFC 9457 §3.2) beside the standard ones, never over them. ``Retry-After`` is the
     catalog's to decide (:data:`RETRY_AFTER`): kept from ``headers`` or added for a problem
-    a retry can cure, dropped from any other."""
+    a retry can cure, dropped from any other. ``errors`` is never empty: a problem given
+    none names itself, so a client may always branch on ``errors[].code``."""
     kind = PROBLEM_TYPES[code]
     problem = Problem(
         type=kind.type,
         title=kind.title,
         status=kind.status,
         detail=detail,
-        errors=errors,
+        errors=errors or (ProblemError(code=code, detail=detail),),
         request_id=current_request_id(),
     )
     content = msgspec.json.encode(problem)

@@ -98,4 +98,5 @@ def test_schema_errors_carry_a_stable_code(
 
 def test_a_problem_without_reasons_still_has_an_empty_errors_list(client: TestClient) -> None:
     response = client.get("/v1/conflicts/nope", headers={"Authorization": "Bearer t"})
-    assert assert_problem(response, 404, "not-found")["errors"] == []
+    errors = assert_problem(response, 404, "not-found")["errors"]
+    assert [error["code"] for error in errors] == ["not-found"]

@@ -14,7 +14,8 @@ def assert_problem(response, status: int, code: str) -> dict:
     assert body["title"]
     assert body["detail"]
     assert "Traceback" not in response.text
-    # One shape for every problem: errors always present, each with a stable code.
+    # One shape for every problem: at least one error, each with a stable code.
     assert isinstance(body["errors"], list), body
+    assert body["errors"], body
     assert all(isinstance(error["code"], str) and error["code"] for error in body["errors"]), body
     return body
