@@ -45,6 +45,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ),
         _type("malformed-json", 400, "Malformed JSON", "The body is not valid JSON."),
         _type(
+            "invalid-precondition",
+            400,
+            "Malformed precondition",
+            "If-Match or If-None-Match is not `*` nor a list of entity-tags (RFC 9110 "
+            '§8.8.3): an entity-tag is quoted, `"3"` (a weak one `W/"3"`), and several are '
+            "separated by commas. Send the ETag as it came.",
+        ),
+        _type(
             "transfer-encoding-refused",
             400,
             "Transfer-Encoding refused",

@@ -33,6 +33,7 @@ from service.kernel.values import Value
 from service.sessions.access import Access, role_of, token_of
 from service.sessions.dice import ClientSeedsAwaited, Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
+from service.sessions.preconditions import EntityTags, entity_tags, etag
 from service.sessions.receipts import signed_answer
 from service.sessions.store import (
     Committed,
@@ -60,11 +61,6 @@ S = TypeVar("S", bound=Value)
 
 MAX_WRITE_ATTEMPTS = 25
 _json = msgspec.json.Encoder()
-
-
-def etag(version: int) -> str:
-    """A session version as an entity tag."""
-    return f'"{version}"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +146,10 @@ class SessionEngine(Generic[S]):
         """The session and the caller's role; or 304 when ``if_none_match`` names its
         version (authorized first: a stranger learns nothing, not even the version)."""
         self.require_token(request)
+        unless = None if if_none_match is None else entity_tags("If-None-Match", if_none_match)
         stored = await self.load(session_id, history=history)
         role = self.role(request, stored.access)
-        if if_none_match is not None and if_none_match.strip() == etag(stored.version):
+        if unless is not None and unless.matches_weakly(stored.version):
             return Response(None, status_code=304, headers={"ETag": etag(stored.version)})
         return stored, role
 
@@ -223,6 +220,7 @@ class SessionEngine(Generic[S]):
         ``on_commit``: told the state replaced and the decision, once, when (and only
         when) this request's decision is what was stored — never on a replay.
         """
+        only_if = None if if_match is None else entity_tags("If-Match", if_match)
         # Start from this process's copy when copies have lately been current: then the
         # write is the only Redis round trip. A token's role never changes, so it may be
         # read off the copy; anything else decided on a copy is decided again on a fresh
@@ -235,7 +233,7 @@ class SessionEngine(Generic[S]):
         role = self.role(request, stored.access)
         if idempotency_key is None:
             return await self._attempts(
-                session_id, request, stored, fresh, role, step, if_match, None, on_commit
+                session_id, request, stored, fresh, role, step, only_if, None, on_commit
             )
         claimed = await self._idempotency.claim(
             session_id,
@@ -249,7 +247,7 @@ class SessionEngine(Generic[S]):
             return claimed
         try:
             return await self._attempts(
-                session_id, request, stored, fresh, role, step, if_match, claimed, on_commit
+                session_id, request, stored, fresh, role, step, only_if, claimed, on_commit
             )
         except RulesError as error:
             status, content = problem_body(error)
@@ -276,13 +274,13 @@ class SessionEngine(Generic[S]):
         fresh: bool,
         role: str,
         step: Step[S],
-        if_match: str | None,
+        only_if: EntityTags | None,
         claim: Claim | None,
         on_commit: Callable[[S, Decision[S]], None] | None,
     ) -> Response[bytes]:
         for _ in range(MAX_WRITE_ATTEMPTS):
             try:
-                decision, faces = self._decide(stored, role, step, if_match)
+                decision, faces = self._decide(stored, role, step, only_if)
             except Exception:
                 if fresh:
                     raise
@@ -345,13 +343,14 @@ class SessionEngine(Generic[S]):
         raise ConcurrentUpdate(detail="Too many concurrent updates; retry.")
 
     def _decide(
-        self, stored: Stored[S], role: str, step: Step[S], if_match: str | None
+        self, stored: Stored[S], role: str, step: Step[S], only_if: EntityTags | None
     ) -> tuple[Decision[S], list[int] | None]:
         """The step's decision on ``stored``, settled, and the faces it drew (None unless
         the session asked for receipts)."""
-        if if_match is not None and if_match.strip() != etag(stored.version):
+        if only_if is not None and not only_if.matches_strongly(stored.version):
             raise PreconditionFailed(
-                detail=f"The {self.kind.kind} is at version {stored.version}, not {if_match}."
+                detail=f"The {self.kind.kind} is at version {stored.version} (ETag "
+                f"{etag(stored.version)}), which If-Match does not name."
             )
         dice = SessionDice(self._rng, stored.state, self._ended)
         try:
