@@ -32,6 +32,7 @@ __all__ = [
     "REDIS_ERRORS",
     "REQUESTS",
     "REQUEST_SECONDS",
+    "SESSIONS_CREATED",
     "SESSION_COPIES",
     "exposition",
     "flush_requests",
@@ -52,6 +53,9 @@ REQUEST_SECONDS = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
 CONFLICTS_CREATED = Counter("bullseye_conflicts_created", "Expanded conflicts created.")
+SESSIONS_CREATED = Counter(
+    "bullseye_sessions_created", "Sessions created, by ruleset and kind.", ["ruleset", "kind"]
+)
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
 RATE_LIMITED = Counter(

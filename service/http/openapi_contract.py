@@ -65,6 +65,11 @@ HEADERS: dict[str, dict[str, Any]] = {
         "ODDS_INLINE_MS), `pool` (in its process pool) or `cache` (answered before).",
         "schema": {"type": "string", "examples": ['odds;desc="inline";dur=0.412']},
     },
+    "Idempotent-Replayed": {
+        "description": "`true` on an answer replayed for a retried Idempotency-Key: the first "
+        "answer to that request, the change not applied again. Absent otherwise.",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
     "Location": {
         "description": "The path of the resource just created.",
         "schema": {"type": "string", "format": "uri-reference"},
@@ -173,9 +178,12 @@ def _security(
 def _declare_headers(operation: dict[str, Any], *, limited: bool) -> None:
     responses = operation["responses"]
     etag = any("ETag" in r.get("headers", {}) for s, r in responses.items() if s < "3")
+    keyed = any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))
     for status, response in responses.items():
         headers = response.setdefault("headers", {})
         names = ["X-Request-ID", *headers]
+        if keyed and status[:1] in "24":  # what a retried key replays: an answer or refusal
+            names.append("Idempotent-Replayed")
         if limited:
             names += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
         if status in _RETRY_STATUSES:

@@ -30,6 +30,7 @@ from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.http.receipts import receipts_of
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
+from service.metrics import SESSIONS_CREATED
 from service.sessions.access import Access, role_of, token_of
 from service.sessions.dice import ClientSeedsAwaited, Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
@@ -96,6 +97,7 @@ class SessionEngine(Generic[S]):
         ``max_ttl_ms``: the longest a session may wait untouched; ``ended``: whether a
         state can roll no more (then a provably fair session's seed is revealed)."""
         self.store = store
+        self._created = SESSIONS_CREATED.labels(store.kind.ruleset, store.kind.kind)
         self._quota = quota
         self._max_ttl_ms = max_ttl_ms
         self._rng = rng
@@ -203,6 +205,7 @@ class SessionEngine(Generic[S]):
             raise SessionFull(detail=_full(written, self.store.max_bytes))
         if not isinstance(written, Committed):
             raise ConcurrentUpdate(detail=f"A {self.kind.kind} with this id exists; retry.")
+        self._created.inc()
         return written.version
 
     async def act(

@@ -45,11 +45,15 @@ __all__ = [
     "ANSWERED",
     "ANSWERS_TO_DROP",
     "PENDING",
+    "REPLAYED_HEADER",
     "Claim",
     "Idempotency",
     "IdempotencyRecord",
 ]
 
+# On an answer replayed for a retried key (as Stripe's API says it): the change was not
+# applied again.
+REPLAYED_HEADER = "Idempotent-Replayed"
 PENDING = b"P"
 ANSWERED = b"D"
 
@@ -281,6 +285,6 @@ def replay(held: bytes, request: IdempotencyRecord) -> Response[bytes]:
     return Response(
         first.body,
         status_code=first.status,
-        headers=first.headers,
+        headers={**first.headers, REPLAYED_HEADER: "true"},
         media_type=first.headers.get("content-type", "application/json"),
     )

@@ -42,6 +42,9 @@ def test_a_retry_returns_the_first_answer_and_applies_nothing_again(client: Test
     assert (first.status_code, again.status_code) == (200, 200)
     assert again.content == first.content  # the same dice, not a new roll
     assert again.headers["etag"] == first.headers["etag"] == '"2"'
+    # Said so (integrators' review: a replayed answer did not say it was one).
+    assert again.headers["idempotent-replayed"] == "true"
+    assert "idempotent-replayed" not in first.headers
     state = read(client, created)
     assert (state["etag"], len(state["rounds"])) == ('"2"', 1)
 
