@@ -105,6 +105,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             problem := key_problem(self.api_key_secret, "the secret")
         ):
             raise ValueError(f"API_KEY_SECRET: {problem}")
+        if self.cors_origins:
+            from service.http.cors import origin_problem
+
+            for origin in (entry.strip() for entry in self.cors_origins.split(",")):
+                if origin and (problem := origin_problem(origin)):
+                    raise ValueError(f"CORS_ORIGINS: {problem}")
         if self.rate_limit:
             from service.http.rates import parse_rate
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from litestar.response import Response
     from litestar.types import Method
 
-__all__ = ["ALLOWED_HEADERS", "ALLOWED_METHODS", "EXPOSED_HEADERS", "CorsPolicy"]
+__all__ = ["ALLOWED_HEADERS", "ALLOWED_METHODS", "EXPOSED_HEADERS", "CorsPolicy", "origin_problem"]
 
 # Every response header the published document declares (its components' headers).
 EXPOSED_HEADERS: tuple[str, ...] = tuple(HEADERS)
@@ -45,6 +45,27 @@ ALLOWED_HEADERS = (
     "X-Scene-Token",
 )
 PREFLIGHT_MAX_AGE = 600
+_SCHEMES = ("http", "https")
+
+
+def origin_problem(origin: str) -> str | None:
+    """Why ``origin`` (one entry of ``CORS_ORIGINS``) is not an origin a browser sends, or
+    None: a browser's ``Origin`` is ``scheme://host[:port]`` and nothing more (RFC 6454),
+    so ``https://vtt.example/`` or ``vtt.example`` would match no request at all."""
+    if origin == "*":
+        return None
+    scheme, separator, rest = origin.partition("://")
+    if not separator or scheme.lower() not in _SCHEMES:
+        return f"{origin!r} needs a scheme: http:// or https:// (as in https://vtt.example)"
+    host, colon, port = rest.rpartition(":") if not rest.endswith("]") else (rest, "", "")
+    host = host if colon else rest
+    if any(mark in rest for mark in "/?#@") or not host or any(c.isspace() for c in rest):
+        return f"{origin!r} is not an origin: only scheme://host[:port], no path (not even /)"
+    if colon and not (port.isdigit() and 0 < int(port) < 65536):
+        return f"{origin!r} has no valid port"
+    if origin != origin.lower():
+        return f"{origin!r}: write it in lower case, as browsers send it"
+    return None
 _DEFAULTS = {name.lower() for name in DEFAULT_ALLOWED_CORS_HEADERS}
 
 

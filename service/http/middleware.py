@@ -172,6 +172,10 @@ class RequestShell:
     ) -> None:
         self._app = app
         self._cors = cors
+        # With CORS on, an answer may differ by the request's Origin (its
+        # Access-Control-Allow-Origin): every answer says so, or a shared cache could
+        # hand one origin's answer to another's page.
+        self._vary_origin = cors.config is not None
         self._api_keys = api_keys
         self._body_read_seconds = body_read_seconds
         self._deadlines = BodyDeadlines(body_read_seconds)
@@ -271,7 +275,10 @@ class RequestShell:
                 if status == CLIENT_ABORT_STATUS:
                     return  # nobody to answer: the handler's error for the lost body
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), *added]
+                headers = [*message.get("headers", ()), *added]
+                if self._vary_origin:
+                    headers = _varying_by_origin(headers)
+                message["headers"] = headers
             elif status == CLIENT_ABORT_STATUS:
                 return
             elif message["type"] == "http.response.body" and not message.get("more_body"):
@@ -304,6 +311,19 @@ class RequestShell:
             REQUEST_ID.reset(token)
             if status == CLIENT_ABORT_STATUS:
                 CLIENT_GONE.set(False)
+
+
+def _varying_by_origin(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with ``Origin`` among the ``Vary`` names (once)."""
+    for index, (name, value) in enumerate(headers):
+        if name.lower() == b"vary":
+            names = {part.strip().lower() for part in value.split(b",")}
+            if b"origin" in names or b"*" in names:
+                return headers
+            headers[index] = (name, value + b", Origin")
+            return headers
+    headers.append((b"vary", b"Origin"))
+    return headers
 
 
 def _transfer_encoding_refused() -> Response[bytes]:

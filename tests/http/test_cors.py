@@ -14,7 +14,7 @@ import pytest
 
 from service.app import published_openapi
 from service.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 from tests.support.problems import assert_problem
 from tests.support.served import ServedApp
 
@@ -150,3 +150,44 @@ def test_every_request_header_the_contract_declares_may_be_sent_cross_origin() -
     declared = {name.lower() for name in parameters | token_headers}
     assert {"if-match", "x-scene-token", "x-conflict-token", "x-api-key"} <= declared
     assert declared <= {name.lower() for name in ALLOWED_HEADERS}
+
+
+@pytest.mark.parametrize(
+    "path", ["/.well-known/jwks.json", "/v1/rulesets", "/healthz", "/no-such-route"]
+)
+@pytest.mark.parametrize("origin", [None, PAGE, "https://stranger.example"])
+def test_every_answer_varies_by_origin_when_cors_is_on(
+    served: str, path: str, origin: str | None
+) -> None:
+    """Integrators' review: answers sent without an allowed Origin had no `Vary: Origin`, so
+    a shared cache could hand the signing keys to a VTT page without its
+    Access-Control-Allow-Origin."""
+    answer = httpx.get(served + path, headers={"Origin": origin} if origin else {})
+    varies = [v.strip().lower() for v in answer.headers.get_list("vary") for v in v.split(",")]
+    assert varies.count("origin") == 1, answer.headers
+
+
+@pytest.mark.parametrize(
+    ("origins", "said"),
+    [
+        ("https://vtt.example/", "no path"),
+        ("vtt.example", "needs a scheme"),
+        ("https://vtt.example, https://ok.example/app", "no path"),
+        ("https://Vtt.Example", "lower case"),
+        ("https://vtt.example:0", "no valid port"),
+    ],
+)
+def test_an_origin_no_browser_sends_stops_the_service_naming_cors_origins(
+    origins: str, said: str
+) -> None:
+    """Integrators' review: `CORS_ORIGINS='https://vtt.example/'` (or no scheme) started,
+    then refused every real preflight."""
+    with pytest.raises(SettingsError) as stopped:
+        Settings.from_env({"CORS_ORIGINS": origins})
+    assert "CORS_ORIGINS" in str(stopped.value)
+    assert said in str(stopped.value)
+
+
+def test_origins_as_browsers_send_them_are_taken() -> None:
+    taken = "https://vtt.example, http://localhost:3000, https://[::1]:8443, *"
+    assert Settings.from_env({"CORS_ORIGINS": taken}).cors_origins == taken
