@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Request, Router, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import PathParameter
 from litestar.response import Stream
 
 from service.http.keys import KEY_BY_TICKET
 from service.http.problems import problem_responses
+from service.kernel.events import event_names
 from service.sessions.host import SessionSpec, StreamTicket, session_host
 from service.sessions.params import (
     SECRET_HEADERS,
@@ -87,16 +89,18 @@ def stream_routes(
     tags: Sequence[str],
     ticket_operation_id: str,
     events_operation_id: str,
-    events: Sequence[str],
+    events: Any,
 ) -> StreamRoutes:
     """``POST {path}/{id}/events/tickets`` and ``GET {path}/{id}/events`` for ``spec``'s kind.
 
     ``path``: where the kind's sessions are, within the ruleset's router (``/scenes``);
     ``id_parameter``: the name its other routes give the session's id (``scene_id``);
     ``security``: the token requirements of its routes (a stream also opens with a
-    ticket); ``events``: the names of the events its stream carries.
+    ticket); ``events``: the union of the event types its stream carries (each frame's
+    ``data`` is one of them, ``type`` and all), published as the stream's schema.
     """
     kind = spec.kind.kind
+    names = (*event_names(events), spec.kind.expired_event)
     template = f"/{{{id_parameter}:str}}/events"
 
     @post(
@@ -129,8 +133,19 @@ def stream_routes(
         operation_id=events_operation_id,
         security=[*security, {}],  # or a ticket, a query parameter
         summary=f"Server-sent events of the {kind}",
-        description=_events_description(kind, events, ticket_operation_id),
-        responses=problem_responses(400, 401, 404, 503),
+        description=_events_description(kind, names, ticket_operation_id),
+        responses={
+            200: ResponseSpec(
+                data_container=events,
+                media_type="text/event-stream",
+                generate_examples=False,
+                description=f"Server-sent events: each frame's `event:` is its name and its "
+                "`data:` the event as JSON, one of the schemas here (its `type` member that "
+                f"same name); the last, `{spec.kind.expired_event}`, is "
+                f'`{{"type": "{spec.kind.expired_event}"}}` alone.',
+            ),
+            **problem_responses(400, 401, 404, 503),
+        },
         media_type="text/event-stream",
         opt={KEY_BY_TICKET: True},
     )

@@ -101,9 +101,11 @@ class EventReader:
             raise StoreError(str(error)) from error
 
 
-def _frame(event_id: str | None, event_type: str, data: Any) -> bytes:
+def _frame(event_id: str | None, event_type: str, data: dict[str, Any]) -> bytes:
+    """One SSE frame; its data carries the event's ``type`` as its published schema does."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event_type}\ndata: ".encode() + _json.encode(data) + b"\n\n"
+    typed = {"type": event_type, **data}
+    return f"{head}event: {event_type}\ndata: ".encode() + _json.encode(typed) + b"\n\n"
 
 
 async def _frames(

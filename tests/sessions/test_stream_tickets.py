@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from jsonschema_rs import Draft202012Validator
 
 from service.app import published_openapi
 from service.rulesets import RULESETS
@@ -195,3 +196,25 @@ def test_with_api_keys_a_ticket_opens_the_stream_without_the_key(
     assert status == 200
     assert created["event"] == "game.created"
     assert_problem(made_up, 401, "unauthorized")  # a ticket, not a way around the key
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=IDS)
+def test_every_events_data_is_one_of_its_streams_published_schemas(
+    served_url: str, kind: Kind
+) -> None:
+    """Integrators' review: the stream operation's schema was empty, and an event's `data`
+    lacked the `type` its typed schema has. Each frame's data now names its event and
+    matches the stream operation's published schema (the kind's event union)."""
+    paths = DOCUMENT["paths"]
+    (item,) = (p for p in paths if p.startswith(kind.collection + "/{") and p.endswith("/events"))
+    schema = paths[item]["get"]["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    validator = Draft202012Validator({**schema, "components": DOCUMENT["components"]})
+    with httpx.Client(base_url=served_url, timeout=10) as client:
+        session = kind.create(client)
+        assert kind.player_move(client, session).status_code in (200, 202)
+        with client.stream("GET", f"{session.path}/events", headers=session.gm) as stream:
+            (frame,) = read_sse(stream, 1)
+    data = json.loads(frame["data"])
+    assert data["type"] == frame["event"]
+    assert validator.is_valid(data), list(validator.iter_errors(data))
+    assert not validator.is_valid({**data, "type": "no.such-event"})

@@ -47,10 +47,10 @@ from service.rulesets.bullseye.api.examples import (
     SUBMIT_EXAMPLES,
 )
 from service.rulesets.bullseye.rules.conflicts import (
-    CONFLICT_EVENTS,
     CloseRound,
     Conflict,
     ConflictClosed,
+    ConflictEvent,
     ConflictStatus,
     DecideBullseye,
     DiceSource,
@@ -177,7 +177,7 @@ CONFLICT_STREAMS = stream_routes(
     tags=["conflicts"],
     ticket_operation_id="createStreamTicket",
     events_operation_id="streamConflictEvents",
-    events=CONFLICT_EVENTS,
+    events=ConflictEvent,
 )
 # Each participant's client seed, added after creation, as every kind with server dice has it.
 CONFLICT_SEEDS = client_seed_routes(

@@ -33,7 +33,7 @@ from service.rulesets.opend6.api.scenes import (
     TOKEN_REQUIRED,
     SceneController,
 )
-from service.rulesets.opend6.rules.scenes.events import SCENE_EVENTS
+from service.rulesets.opend6.rules.scenes.events import SceneEvent
 from service.sessions.client_seeds import client_seed_routes
 from service.sessions.routes import stream_routes
 
@@ -48,7 +48,7 @@ SCENE_STREAMS = stream_routes(
     tags=["opend6"],
     ticket_operation_id="openD6SceneStreamTicket",
     events_operation_id="openD6SceneEvents",
-    events=SCENE_EVENTS,
+    events=SceneEvent,
 )
 # Each participant's client seed, added after creation, as every kind with server dice has it.
 SCENE_SEEDS = client_seed_routes(

@@ -41,7 +41,7 @@ from service.rulesets.travelogue.api.game_views import (
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
-from service.rulesets.travelogue.rules.game.events import ClientSeedAdded
+from service.rulesets.travelogue.rules.game.events import GameClientSeedAdded
 from service.rulesets.travelogue.rules.game.model import (
     FLAG_COUNT,
     Game,
@@ -129,7 +129,7 @@ def _now() -> str:
 def seed_added(seed: ClientSeed, version: int) -> Event:
     """``client_seed.added`` as the game's stream tells every event: stamped with the
     version the addition made, when, and by whom (the player who added it)."""
-    return ClientSeedAdded(
+    return GameClientSeedAdded(
         participant=seed.participant,
         seed=seed.seed,
         version=version,

@@ -22,7 +22,7 @@ from service.rulesets.travelogue.api.games import (
 )
 from service.rulesets.travelogue.api.problems import TRAVELOGUE_PROBLEMS
 from service.rulesets.travelogue.api.rolls import PoolsController
-from service.rulesets.travelogue.rules.game.events import GAME_EVENTS
+from service.rulesets.travelogue.rules.game.events import GameClientSeedAdded, GameEvent
 from service.sessions.client_seeds import client_seed_routes
 from service.sessions.routes import stream_routes
 
@@ -37,7 +37,7 @@ GAME_STREAMS = stream_routes(
     tags=["travelogue"],
     ticket_operation_id="travelogueGameStreamTicket",
     events_operation_id="travelogueGameEvents",
-    events=GAME_EVENTS,
+    events=GameEvent | GameClientSeedAdded,
 )
 # Each player's client seed, added after creation, as every kind with server dice has it;
 # its event is stamped like the game's others.

@@ -110,7 +110,12 @@ def test_an_sse_client_sees_every_event_in_order_and_resumes(served_url: str) ->
             assert stream.headers["content-type"].startswith("text/event-stream")
             first = read_sse(stream, 2)
         assert [e["event"] for e in first] == ["submission.received", "submission.received"]
-        assert json.loads(first[1]["data"]) == {"round": 1, "participant": "bo", "by": "bo"}
+        assert json.loads(first[1]["data"]) == {
+            "type": "submission.received",  # the event's name, as its published schema says
+            "round": 1,
+            "participant": "bo",
+            "by": "bo",
+        }
         client.post(
             f"{path}/rounds/1/checks",
             json={"participant": "gm", "roll": {"faces": [5]}},

@@ -41,8 +41,11 @@ def _answered(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def _streamed(frame: dict[str, str]) -> dict[str, Any]:
-    """A stream frame (`event:` and its `data:`) as the golden log writes it."""
-    return _without_at({"event": frame["event"], **msgspec.json.decode(frame["data"])})
+    """A stream frame (`event:` and its `data:`, whose `type` is the event's name) as the
+    golden log writes it."""
+    data = msgspec.json.decode(frame["data"])
+    assert data.pop("type") == frame["event"]
+    return _without_at({"event": frame["event"], **data})
 
 
 def _stream_order(frame: dict[str, str]) -> tuple[int, ...]:

@@ -19,7 +19,6 @@ __all__ = [
     "OrderSet",
     "ParticipantAble",
     "ParticipantWaited",
-    "PointsSpent",
     "RollMade",
     "RollResolved",
     "RoundStarted",
@@ -27,6 +26,7 @@ __all__ = [
     "SceneEnded",
     "SceneEvent",
     "SceneLogEntry",
+    "ScenePointsSpent",
     "TurnEnded",
     "TurnStarted",
 ]
@@ -64,7 +64,7 @@ class RollMade(Event, frozen=True, kw_only=True, tag="roll.made"):
     by: str
 
 
-class PointsSpent(Event, frozen=True, kw_only=True, tag="points.spent"):
+class ScenePointsSpent(Event, frozen=True, kw_only=True, tag="points.spent"):
     """Character Points after a roll (`roll`), or a climactic Fate Point (`climactic`)."""
 
     round: int
@@ -129,7 +129,7 @@ SceneEvent = (
     | TurnStarted
     | ActionsDeclared
     | RollMade
-    | PointsSpent
+    | ScenePointsSpent
     | RollResolved
     | InterruptStarted
     | ParticipantAble

@@ -16,10 +16,10 @@ from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import PointsSpent as RollPoints
 from service.rulesets.opend6.rules.rolls import PointsUsed, RollResult, resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
-    PointsSpent,
     RollMade,
     RollResolved,
     SceneLogEntry,
+    ScenePointsSpent,
 )
 from service.rulesets.opend6.rules.scenes.flow import (
     NoDice,
@@ -103,7 +103,7 @@ def climactic_fate_point(
         raise refuse("not-enough-points", f"'{participant.id}' has no Fate Point.")
     points = msgspec.structs.replace(state.points, fate_points=state.points.fate_points - 1)
     scene = with_round(scene, participant.id, points=points, climactic=True, climactic_used=True)
-    spent = PointsSpent(
+    spent = ScenePointsSpent(
         round=scene.round, participant=participant.id, fate_points=1, climactic=True
     )
     return scene, (spent,)
@@ -382,7 +382,7 @@ def spend_character_points(
     )
     made = msgspec.structs.replace(resolve_roll(request, rng, pending.id), points=used)
     scene = with_round(_with_roll(scene, pending, made), participant.id, points=points)
-    spent_event = PointsSpent(
+    spent_event = ScenePointsSpent(
         round=scene.round,
         participant=participant.id,
         roll=pending.id,

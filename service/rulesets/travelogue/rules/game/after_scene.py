@@ -7,7 +7,7 @@ from __future__ import annotations
 from service.kernel.events import Event
 from service.rulesets.travelogue.rules.game.actions import CloseScene
 from service.rulesets.travelogue.rules.game.departure import begin_departure
-from service.rulesets.travelogue.rules.game.events import HotLeadSet, SceneClosed
+from service.rulesets.travelogue.rules.game.events import GameSceneClosed, HotLeadSet
 from service.rulesets.travelogue.rules.game.model import Game, Place, Status
 from service.rulesets.travelogue.rules.game.neighbours import begin_moves
 from service.rulesets.travelogue.rules.game.table import bullseye, flag, hot_lead, put, wrap
@@ -37,7 +37,7 @@ def close_scene(game: Game, actor: str, action: CloseScene) -> tuple[Game, tuple
     assert attention is not None
     game, to_middle = refill(game, attention.flag)
     events: list[Event] = [
-        SceneClosed(number=attention.number, note=action.note),
+        GameSceneClosed(number=attention.number, note=action.note),
         HotLeadSet(flag=attention.flag, to_middle=to_middle),
     ]
     if bullseye(game, actor).status is not Status.RUNNING:

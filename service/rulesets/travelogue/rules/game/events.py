@@ -20,7 +20,7 @@ from service.rulesets.travelogue.rules.game.model import (
 from service.rulesets.travelogue.rules.pools import PoolOutcome
 from service.rulesets.travelogue.rules.stats import Stat
 
-__all__ = ["GAME_EVENTS", "ClientSeedAdded", "GameEvent", "GameEventBase"]
+__all__ = ["GAME_EVENTS", "GameClientSeedAdded", "GameEvent", "GameEventBase"]
 
 
 class GameEventBase(Event, frozen=True, kw_only=True):
@@ -101,7 +101,7 @@ class RiskResolved(GameEventBase, frozen=True, kw_only=True, tag="risk.resolved"
     paid: dict[Stat, int]
 
 
-class SceneClosed(GameEventBase, frozen=True, kw_only=True, tag="scene.closed"):
+class GameSceneClosed(GameEventBase, frozen=True, kw_only=True, tag="scene.closed"):
     number: int
     note: str | None = None
 
@@ -194,7 +194,7 @@ GameEvent = (
     | AttentionRolled
     | PoolsRolled
     | RiskResolved
-    | SceneClosed
+    | GameSceneClosed
     | HotLeadSet
     | BullseyeCaught
     | BullseyeEscaped
@@ -212,7 +212,7 @@ GameEvent = (
 )
 
 
-class ClientSeedAdded(GameEventBase, frozen=True, kw_only=True, tag="client_seed.added"):
+class GameClientSeedAdded(GameEventBase, frozen=True, kw_only=True, tag="client_seed.added"):
     """A player added its client seed (the session's shared client-seed route, not an
     action: no action's answer carries it), stamped like every event of the game."""
 
@@ -221,4 +221,4 @@ class ClientSeedAdded(GameEventBase, frozen=True, kw_only=True, tag="client_seed
 
 
 # What the stream tells: every action's events, and the client seeds added.
-GAME_EVENTS: tuple[str, ...] = (*event_names(GameEvent), *event_names(ClientSeedAdded))
+GAME_EVENTS: tuple[str, ...] = (*event_names(GameEvent), *event_names(GameClientSeedAdded))
