@@ -24,7 +24,7 @@ from service.http.cors import CorsPolicy
 from service.http.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
 from service.http.middleware import RequestShell
 from service.http.odds_gate import OddsGate
-from service.http.openapi import openapi_document, openapi_json
+from service.http.openapi import Published, openapi_document, openapi_json
 from service.http.operations import (
     OperationsController,
     Readiness,
@@ -263,7 +263,7 @@ def create_app(
                 )
             )
             _PUBLISHED[keys_required] = document
-        app.state.openapi_json = document
+        app.state.openapi_json = Published.of(document)
 
     server_rng: RandomSource = rng or SystemDice()
 
@@ -295,8 +295,8 @@ def create_app(
         gate: OddsGate = state.odds_gate
         return gate
 
-    def provide_openapi(state: State) -> bytes:
-        document: bytes = state.openapi_json
+    def provide_openapi(state: State) -> Published:
+        document: Published = state.openapi_json
         return document
 
     app = Litestar(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from litestar.enums import ScopeType
 from litestar.utils import normalize_path
 
+from service.http.compression import MIN_BYTES, accepts_gzip, gzipped
 from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
 from service.http.errors import BodyTooSlow
 from service.http.problems import ProblemError, problem_response
@@ -208,11 +209,14 @@ class RequestShell:
             return
         request_id = None
         chunked = False
+        gzip_ok = False
         for name, value in scope["headers"]:
             if name == b"x-request-id":
                 request_id = _valid_request_id(value)
             elif name == b"transfer-encoding":
                 chunked = True
+            elif name == b"accept-encoding":
+                gzip_ok = accepts_gzip(value)
         request_id = request_id or new_id()
         token = REQUEST_ID.set(request_id)
         started = time.perf_counter()
@@ -264,8 +268,12 @@ class RequestShell:
                 CLIENT_GONE.set(True)
             return message
 
+        held: Message | None = None  # a start held while its body is gathered to compress
+        held_headers: list[tuple[bytes, bytes]] = []
+        gathered: list[bytes] = []
+
         async def send_with_id(message: Message) -> None:
-            nonlocal status, started_answer
+            nonlocal status, started_answer, held, held_headers
             if head and message["type"] == "http.response.body":
                 # A HEAD answer is the GET answer's status and headers (Content-Length
                 # included), never its body, whatever the route or server.
@@ -279,6 +287,20 @@ class RequestShell:
                 if self._vary_origin:
                     headers = _varying_by_origin(headers)
                 message["headers"] = headers
+                if gzip_ok and not head and _compressible(headers):
+                    held, held_headers = message, headers
+                    return
+            elif held is not None and message["type"] == "http.response.body":
+                gathered.append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                body = gzipped(b"".join(gathered))
+                _mark_gzipped(held_headers, len(body))
+                account()
+                start, held = held, None
+                await send(start)
+                await send({"type": "http.response.body", "body": body, "more_body": False})
+                return
             elif status == CLIENT_ABORT_STATUS:
                 return
             elif message["type"] == "http.response.body" and not message.get("more_body"):
@@ -311,6 +333,34 @@ class RequestShell:
             REQUEST_ID.reset(token)
             if status == CLIENT_ABORT_STATUS:
                 CLIENT_GONE.set(False)
+
+
+def _compressible(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether an answer with ``headers`` is worth gzip: a known length of at least
+    MIN_BYTES, not encoded already, not an event stream (whose frames must go out as they
+    come)."""
+    length = 0
+    for name, value in headers:
+        if name == b"content-length":
+            length = int(value) if value.isdigit() else 0
+        elif name == b"content-encoding" or (
+            name == b"content-type" and value.startswith(b"text/event-stream")
+        ):
+            return False
+    return length >= MIN_BYTES
+
+
+def _mark_gzipped(headers: list[tuple[bytes, bytes]], length: int) -> None:
+    """``headers`` of an answer now gzipped, ``length`` bytes long."""
+    for index, (name, _) in enumerate(headers):
+        if name == b"content-length":
+            headers[index] = (name, str(length).encode())
+    headers.append((b"content-encoding", b"gzip"))
+    for index, (name, value) in enumerate(headers):
+        if name.lower() == b"vary":
+            headers[index] = (name, value + b", Accept-Encoding")
+            return
+    headers.append((b"vary", b"Accept-Encoding"))
 
 
 def _varying_by_origin(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:

@@ -26,6 +26,7 @@ from litestar.exceptions import NotFoundException
 from litestar.response import Response
 
 from service.http.errors import ConcurrentUpdate, PreconditionFailed, SessionFull
+from service.http.preconditions import EntityTags, entity_tags, etag
 from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.http.receipts import receipts_of
 from service.kernel.errors import Concern, RulesError
@@ -34,7 +35,6 @@ from service.metrics import SESSIONS_CREATED
 from service.sessions.access import Access, role_of, token_of
 from service.sessions.dice import ClientSeedsAwaited, Ended, SessionDice, revealed_closing
 from service.sessions.idempotency import ANSWERED, Claim, Idempotency, answer_bytes, replay
-from service.sessions.preconditions import EntityTags, entity_tags, etag
 from service.sessions.receipts import signed_answer
 from service.sessions.store import (
     Committed,

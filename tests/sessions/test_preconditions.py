@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
+from service.http.preconditions import entity_tags
 from service.kernel.errors import RulesError
-from service.sessions.preconditions import entity_tags
 from tests.support.problems import assert_problem
 from tests.support.session_kinds import KINDS, Kind, Session
 

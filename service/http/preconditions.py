@@ -39,7 +39,11 @@ class EntityTags:
 
     def matches_weakly(self, version: int) -> bool:
         """``If-None-Match``: ``*``, or any tag whose opaque part is the version's."""
-        return self.any or any(opaque == str(version) for _, opaque in self.tags)
+        return self.any_weakly(etag(version))
+
+    def any_weakly(self, tag: str) -> bool:
+        """``If-None-Match`` against an entity-tag ``tag`` (quoted, strong)."""
+        return self.any or any(f'"{opaque}"' == tag for _, opaque in self.tags)
 
 
 def entity_tags(header: str, value: str) -> EntityTags:
