@@ -20,6 +20,7 @@ from litestar.static_files import create_static_files_router
 from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
+from service.hosted import RULESETS
 from service.http.cors import CorsPolicy
 from service.http.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
 from service.http.middleware import RequestShell
@@ -43,7 +44,6 @@ from service.kernel.dice import RandomSource
 from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
 from service.metrics import flush_requests
-from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
 from service.sessions.quota import SessionQuota

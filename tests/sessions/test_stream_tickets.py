@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from service.app import published_openapi
-from service.rulesets import RULESETS
+from service.hosted import RULESETS
 from service.settings import Settings
 from tests.support.problems import assert_problem
 from tests.support.session_kinds import KINDS, Kind
