@@ -80,11 +80,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # inline budget is the limit), which holds ODDS_QUEUE more requests waiting (then 503
     # odds-busy); above, 422 odds-too-costly. A pooled computation still running
     # ODDS_DEADLINE_MS after its process received it is abandoned, its process killed (503
-    # odds-busy); unset: five times ODDS_MAX_MS, at least a second. Answers are remembered
-    # per worker, at most ODDS_CACHE_ENTRIES of them and ODDS_CACHE_BYTES bytes (0: none).
+    # odds-busy); unset: five times ODDS_MAX_MS, at least a second. A pool process holding
+    # more than ODDS_RECYCLE_MIB after an answer is replaced (0: never). Answers are
+    # remembered per worker, at most ODDS_CACHE_ENTRIES of them and ODDS_CACHE_BYTES bytes
+    # (0: none).
     odds_inline_ms: Annotated[float, Meta(ge=0, le=1000)] = 2.0
     odds_max_ms: Annotated[float, Meta(ge=0, le=600_000)] = 1000.0
     odds_deadline_ms: Annotated[float, Meta(ge=1000, le=3_600_000)] | None = None
+    odds_recycle_mib: Annotated[int, Meta(ge=0, le=1024 * 1024)] = 48
     odds_workers: Annotated[int, Meta(ge=0, le=64)] = 1
     odds_queue: Annotated[int, Meta(ge=0, le=10_000)] = 4
     odds_cache_entries: Annotated[int, Meta(ge=0, le=1_000_000)] = 4096

@@ -111,6 +111,7 @@ class OddsGate:
                 settings.odds_workers,
                 settings.odds_queue,
                 deadline=settings.odds_deadline_seconds,
+                recycle_bytes=settings.odds_recycle_mib * 2**20,
             )
             if settings.odds_workers
             else None

@@ -16,6 +16,10 @@ refuses its request the same way (:class:`PoolLostError`). Only that request is 
 requests waiting go on to the next process, a fresh one started as the first needs it.
 Nothing else cancels a computation once handed over.
 
+A process whose resident memory passes ``recycle_bytes`` after an answer (the rules'
+memos fill up: tens of MiB of big integers once OpenD6 has seen a hundred large rolls) is
+ended once the answer is given, and the next request starts a new one.
+
 Each process is driven by one task of the worker's event loop (a *runner*) that takes the
 next waiting request, and by one thread that blocks on the process's socket meanwhile.
 """
@@ -111,14 +115,16 @@ class _Request:
 
 class OddsPool:
     """``workers`` processes, and ``queue`` more requests waiting for one at most; each
-    computation ``deadline`` seconds at most (see the module)."""
+    computation ``deadline`` seconds at most; a process that holds more than
+    ``recycle_bytes`` after an answer is replaced (see the module)."""
 
-    def __init__(self, workers: int, queue: int, *, deadline: float) -> None:
+    def __init__(self, workers: int, queue: int, *, deadline: float, recycle_bytes: int) -> None:
         if workers < 1:
             raise ValueError("a pool has at least one process")
         self.workers = workers
         self.places = workers + queue
         self.deadline = deadline
+        self.recycle_bytes = recycle_bytes  # 0: never
         self.held = 0  # requests in the pool, running or waiting
         self._processes: list[_Process | None] = [None] * workers
         self._waiting: asyncio.Queue[_Request] | None = None
@@ -191,14 +197,16 @@ class OddsPool:
                 process, fresh = self._processes[slot], False
                 if process is not None and process.popen.poll() is not None:
                     _log.warning("odds_process_lost", pid=process.popen.pid, idle=True)
-                    await loop.run_in_executor(threads, process.reap)  # died while idle
-                    process = self._processes[slot] = None
+                    await self._end(slot, threads)  # died while idle: not this request's
+                    process = None
                 if process is None:
                     process = await loop.run_in_executor(threads, _Process.start)
                     self._processes[slot], fresh = process, True
                     _log.info("odds_process_started", pid=process.popen.pid, places=self.places)
                 try:
-                    outcome = await self._exchange(process, request.message, fresh, threads)
+                    outcome, resident = await self._exchange(
+                        process, request.message, fresh, threads
+                    )
                 except PoolLostError as lost:
                     self._processes[slot] = None
                     _fail(request.done, lost)
@@ -207,19 +215,33 @@ class OddsPool:
                     _fail(request.done, outcome)
                 elif not request.done.done():
                     request.done.set_result(outcome)
+                if self.recycle_bytes and resident > self.recycle_bytes:
+                    # The rules' memos fill up (tens of MiB of big integers): a new process
+                    # starts empty, for the price of a start and of cold memos.
+                    _log.info(
+                        "odds_process_recycled",
+                        pid=process.popen.pid,
+                        resident_mib=round(resident / 2**20, 1),
+                    )
+                    await self._end(slot, threads)
         except asyncio.CancelledError:
             if request is not None:
                 _fail(request.done, PoolLostError())
-            if (process := self._processes[slot]) is not None:
-                self._processes[slot] = None
-                process.kill()
-                await loop.run_in_executor(threads, process.reap)
+            await self._end(slot, threads)
             raise
+
+    async def _end(self, slot: int, threads: ThreadPoolExecutor) -> None:
+        """Kill and reap process ``slot``, if any: the next request starts a new one."""
+        process, self._processes[slot] = self._processes[slot], None
+        if process is not None:
+            process.kill()
+            await asyncio.get_running_loop().run_in_executor(threads, process.reap)
 
     async def _exchange(
         self, process: _Process, message: bytes, fresh: bool, threads: ThreadPoolExecutor
-    ) -> Outcome | BaseException:
-        """The outcome of ``message`` in ``process``, which is killed and reaped when lost.
+    ) -> tuple[Outcome | BaseException, int]:
+        """The outcome of ``message`` in ``process`` and the process's resident bytes after
+        it; the process is killed and reaped when lost.
 
         Raises:
             PastDeadlineError: past the deadline, the process was killed.
@@ -230,8 +252,7 @@ class OddsPool:
         allowed = self.deadline + (START_SECONDS if fresh else 0.0)
         done, _ = await asyncio.wait({exchange}, timeout=allowed)
         if done and exchange.exception() is None:
-            outcome, _resident = exchange.result()
-            return outcome
+            return exchange.result()
         lost = PoolLostError() if done else PastDeadlineError()
         _log.warning(
             "odds_process_lost" if done else "odds_process_past_deadline",

@@ -37,11 +37,15 @@ from tests.support.odds_work import (
     Modules,
     Square,
     Squared,
+    Who,
+    Whose,
     imported,
     imported_cost,
     square,
     square_cost,
     square_underestimated,
+    whose,
+    whose_cost,
 )
 
 # The operations that go through the gate: those whose answers declare Server-Timing.
@@ -360,6 +364,31 @@ def test_the_deadline_is_five_times_the_limit_unless_set_and_never_below_it() ->
         Settings.from_env({"ODDS_DEADLINE_MS": "1500", "ODDS_MAX_MS": "2000"})
     with pytest.raises(SettingsError, match="ODDS_DEADLINE_MS"):
         Settings.from_env({"ODDS_DEADLINE_MS": "50"})
+
+
+@pytest.mark.parametrize(("recycle_mib", "processes"), [(48, 1), (1, 3)])
+def test_a_pool_process_past_its_memory_ceiling_is_replaced_after_its_answer(
+    redis_url: str, recycle_mib: int, processes: int
+) -> None:
+    """Past ODDS_RECYCLE_MIB after an answer (every process is past 1 MiB), the process is
+    ended and the next request starts a new one; below it, one process computes all."""
+
+    async def three() -> tuple[list[int], list[int]]:
+        settings = Settings(redis_url=redis_url, odds_inline_ms=0, odds_recycle_mib=recycle_mib)
+        gate = OddsGate(settings)
+        assert gate.pool is not None
+        try:
+            pids = [
+                (await gate.value(Who(asking=n), whose, cost=whose_cost, answer_type=Whose)).pid
+                for n in range(3)
+            ]
+            return pids, gate.pool.pids
+        finally:
+            await gate.aclose()
+
+    computed_by, left = asyncio.run(three())
+    assert len(set(computed_by)) == processes
+    assert left == ([] if processes > 1 else computed_by[:1])  # ended once it answered
 
 
 def test_identical_requests_waiting_at_once_share_one_computation(redis_url: str) -> None:

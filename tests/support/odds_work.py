@@ -4,6 +4,7 @@ pool process imports it by name as it would a ruleset's odds."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from service.kernel.values import Value
@@ -13,11 +14,15 @@ __all__ = [
     "Modules",
     "Square",
     "Squared",
+    "Who",
+    "Whose",
     "imported",
     "imported_cost",
     "square",
     "square_cost",
     "square_underestimated",
+    "whose",
+    "whose_cost",
 ]
 
 
@@ -61,4 +66,21 @@ def imported(data: Modules) -> Imported:
 
 
 def imported_cost(data: Modules) -> float:
+    return 10.0
+
+
+class Who(Value, frozen=True, kw_only=True):
+    asking: int  # a different number, a different request (no cache answers it)
+
+
+class Whose(Value, frozen=True, kw_only=True):
+    pid: int
+
+
+def whose(data: Who) -> Whose:
+    """Which process computed this."""
+    return Whose(pid=os.getpid())
+
+
+def whose_cost(data: Who) -> float:
     return 10.0
