@@ -41,7 +41,7 @@ CHROMIUM ?= chromium chromium-browser
 SYSTEM_INSTALL ?= auto
 
 .PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
-	system-deps bench bench-odds bench-inputs bench-instructions flood load clean
+	system-deps bench bench-odds bench-odds-memory bench-inputs bench-instructions flood load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -55,6 +55,7 @@ help:
 	@echo "make system-deps    install Chromium, wrk and valgrind (Debian: apt-get, as root or with sudo)"
 	@echo "make bench          load the service and a bare-Litestar baseline with wrk; print ratios"
 	@echo "make bench-odds     the worst-case odds of every ruleset, in-process and through HTTP"
+	@echo "make bench-odds-memory  what an odds pool process holds (RSS, PSS, USS) as it works"
 	@echo "make bench-inputs   every request string at its worst (maxLength, adversarial), in-process;"
 	@echo "                    fails when an answer is a 5xx or takes over 50 ms"
 	@echo "make flood          four clients flood the costliest odds; /healthz and a check measured"
@@ -125,6 +126,9 @@ bench: $(DEV_STAMP)
 
 bench-odds: $(DEV_STAMP)
 	$(BIN)/python -m tests.bench.odds
+
+bench-odds-memory: $(DEV_STAMP)
+	$(BIN)/python -m tests.bench.odds_memory
 
 # Every string member of every request at its worst (docs/input-costs.md); BENCH_ARGS
 # picks operations (-o ID) or samples (--per-member N).

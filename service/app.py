@@ -20,6 +20,7 @@ from litestar.static_files import create_static_files_router
 from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
+from service.hosted import RULESETS
 from service.http.cors import CorsPolicy
 from service.http.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
 from service.http.middleware import RequestShell
@@ -43,7 +44,6 @@ from service.kernel.dice import RandomSource
 from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
 from service.metrics import flush_requests
-from service.rulesets import RULESETS
 from service.sessions.client import make_client
 from service.sessions.host import SessionHost
 from service.sessions.quota import SessionQuota
@@ -76,9 +76,10 @@ default) or more than 100 fields, and closes a connection whose headers take lon
 Every odds operation (`…/odds`) estimates its request's cost before computing anything:
 within `ODDS_INLINE_MS` (2 ms) the worker computes it, within `ODDS_MAX_MS` (1 s) a pool
 of processes beside the worker does, so no odds stall other requests; costlier odds are
-refused with 422 `odds-too-costly` (the limit and the estimate named), and a full pool
-answers 503 `odds-busy` with Retry-After. A repeated request is answered from the
-worker's cache; `Server-Timing` says which path served it.
+refused with 422 `odds-too-costly` (the limit and the estimate named). A full pool, or a
+pooled computation still running at its deadline (`ODDS_DEADLINE_MS`, 5 s by default:
+its process is killed), answers 503 `odds-busy` with Retry-After. A repeated request is
+answered from the worker's cache; `Server-Timing` says which path served it.
 """
 
 

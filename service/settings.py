@@ -78,10 +78,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # its inputs. Up to ODDS_INLINE_MS it is computed on the worker's event loop; up to
     # ODDS_MAX_MS in a pool of ODDS_WORKERS processes per worker (0: no pool, and the
     # inline budget is the limit), which holds ODDS_QUEUE more requests waiting (then 503
-    # odds-busy); above, 422 odds-too-costly. Answers are remembered per worker, at most
-    # ODDS_CACHE_ENTRIES of them and ODDS_CACHE_BYTES bytes (0: none).
+    # odds-busy); above, 422 odds-too-costly. A pooled computation still running
+    # ODDS_DEADLINE_MS after its process received it is abandoned, its process killed (503
+    # odds-busy); unset: five times ODDS_MAX_MS, at least a second. A pool process holding
+    # more than ODDS_RECYCLE_MIB after an answer is replaced (0: never). Answers are
+    # remembered per worker, at most ODDS_CACHE_ENTRIES of them and ODDS_CACHE_BYTES bytes
+    # (0: none).
     odds_inline_ms: Annotated[float, Meta(ge=0, le=1000)] = 2.0
     odds_max_ms: Annotated[float, Meta(ge=0, le=600_000)] = 1000.0
+    odds_deadline_ms: Annotated[float, Meta(ge=1000, le=3_600_000)] | None = None
+    odds_recycle_mib: Annotated[int, Meta(ge=0, le=1024 * 1024)] = 48
     odds_workers: Annotated[int, Meta(ge=0, le=64)] = 1
     odds_queue: Annotated[int, Meta(ge=0, le=10_000)] = 4
     odds_cache_entries: Annotated[int, Meta(ge=0, le=1_000_000)] = 4096
@@ -119,6 +125,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise ValueError("CONFLICT_TTL_SECONDS must be at most SESSION_TTL_MAX_SECONDS")
         if self.odds_max_ms < self.odds_inline_ms:
             raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
+        if self.odds_deadline_ms is not None and self.odds_deadline_ms < self.odds_max_ms:
+            raise ValueError("ODDS_DEADLINE_MS must be at least ODDS_MAX_MS")
         if self.roll_signing_keys is not None:
             from service.http.roll_keys import RollKeys, SigningKeyError
 
@@ -129,6 +137,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")
+
+    @property
+    def odds_deadline_seconds(self) -> float:
+        """How long a pooled odds computation may run (ODDS_DEADLINE_MS, or its default)."""
+        if self.odds_deadline_ms is not None:
+            return self.odds_deadline_ms / 1000
+        return max(5 * self.odds_max_ms, 1000.0) / 1000
 
     @property
     def workers(self) -> int:

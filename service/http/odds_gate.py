@@ -11,7 +11,8 @@ request in the ruleset's ``rules/odds_cost.py``, calibrated by measurement), and
 2. computes in line when the estimate is within ``ODDS_INLINE_MS``;
 3. hands it to this worker's process pool (:mod:`service.http.odds_pool`) when it is
    within ``ODDS_MAX_MS``: the loop goes on serving while it computes. Identical requests
-   waiting at once share one computation. No place free in the pool: 503 ``odds-busy``;
+   waiting at once share one computation. No place free in the pool, or a computation
+   past its deadline (``ODDS_DEADLINE_MS``: its process is killed): 503 ``odds-busy``;
 4. refuses anything costlier, before computing anything: 422 ``odds-too-costly``, naming
    the limit and the estimate. The estimate depends on the request alone, so whether a
    request is accepted never depends on the machine or its load.
@@ -45,13 +46,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
+import structlog
 from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.response import Response
 
 from service.http.errors import OddsBusy
 from service.http.odds_cache import AnswerCache
-from service.http.odds_pool import OddsPool, PoolBusyError, PoolLostError, Refusal
+from service.http.odds_pool import OddsPool, PastDeadlineError, PoolBusyError, PoolLostError
+from service.http.odds_process import Refusal
 from service.http.problems import problem_responses
 from service.kernel.errors import Concern, RulesError
 
@@ -71,6 +74,7 @@ __all__ = [
 ]
 
 TOO_COSTLY = "odds-too-costly"
+_log = structlog.get_logger("service.odds")
 
 In = TypeVar("In", bound=msgspec.Struct)
 Out = TypeVar("Out", bound=msgspec.Struct)
@@ -88,8 +92,8 @@ ODDS_RESPONSES = problem_responses(
         422: "A rule refuses the request (see `errors[].code`), or its odds would cost "
         "more to compute than the service allows (`odds-too-costly`, naming the limit and "
         "the request's estimated cost).",
-        503: "This worker's odds pool is full, or lost a process (`odds-busy`): retry "
-        "after Retry-After seconds.",
+        503: "This worker's odds pool is full, lost a process, or abandoned the computation "
+        "past its deadline (`odds-busy`): retry after Retry-After seconds.",
     },
 )
 ODDS_HEADERS = [  # described with the document's other headers (service.http.openapi_contract)
@@ -103,7 +107,14 @@ class OddsGate:
     def __init__(self, settings: Settings) -> None:
         self.inline_us = round(settings.odds_inline_ms * 1000)
         self.pool = (
-            OddsPool(settings.odds_workers, settings.odds_queue) if settings.odds_workers else None
+            OddsPool(
+                settings.odds_workers,
+                settings.odds_queue,
+                deadline=settings.odds_deadline_seconds,
+                recycle_bytes=settings.odds_recycle_mib * 2**20,
+            )
+            if settings.odds_workers
+            else None
         )
         # Without a pool nothing may cost more than what is computed in line.
         self.limit_us = round(settings.odds_max_ms * 1000) if self.pool else self.inline_us
@@ -121,7 +132,8 @@ class OddsGate:
 
         Raises:
             RulesError: the rules refuse the request, or ``odds-too-costly``.
-            OddsBusy: the pool has no place free, or lost a process.
+            OddsBusy: the pool has no place free, lost a process, or the computation
+                ran past its deadline.
         """
         started = time.perf_counter()
         body, served = await self._answered(data, compute, cost)
@@ -159,7 +171,8 @@ class OddsGate:
 
         Raises:
             RulesError: the rules refuse the odds, or ``odds-too-costly``.
-            OddsBusy: the pool has no place free, or lost a process.
+            OddsBusy: the pool has no place free, lost a process, or the computation
+                ran past its deadline.
         """
         if asked is None:
             return answer
@@ -183,12 +196,17 @@ class OddsGate:
         if self.pool is None or estimate <= self.inline_us:
             body, served = msgspec.json.encode(compute(data)), "inline"
         else:
-            body, served = await self._pooled(self.pool, key, data, compute), "pool"
+            body, served = await self._pooled(self.pool, key, data, compute, estimate), "pool"
         self.cache.put(key, body)
         return body, served
 
     async def _pooled(
-        self, pool: OddsPool, key: bytes, data: In, compute: Callable[[In], Out]
+        self,
+        pool: OddsPool,
+        key: bytes,
+        data: In,
+        compute: Callable[[In], Out],
+        estimate: float,
     ) -> bytes:
         flight = self._flights.get(key)
         if flight is None:
@@ -200,10 +218,16 @@ class OddsGate:
                     "waiting); retry shortly."
                 ) from None
             self._flights[key] = flight
-            flight.add_done_callback(lambda landed: self._landed(key, landed))
+            flight.add_done_callback(lambda landed: self._landed(key, landed, estimate))
         try:
             # Shielded: a client that leaves does not take the others' computation along.
             outcome = await asyncio.shield(flight)
+        except PastDeadlineError:
+            raise OddsBusy(
+                "The computation of these odds ran past its deadline "
+                f"({round(pool.deadline * 1000)} ms, ODDS_DEADLINE_MS) and was abandoned: its "
+                "pool process was ended, a new one takes the next request. Retry shortly."
+            ) from None
         except PoolLostError:
             raise OddsBusy(
                 "A process of this worker's odds pool died while computing; a new one is "
@@ -213,11 +237,23 @@ class OddsGate:
             raise outcome.error()
         return outcome
 
-    def _landed(self, key: bytes, flight: asyncio.Future[bytes | Refusal]) -> None:
+    def _landed(
+        self, key: bytes, flight: asyncio.Future[bytes | Refusal], estimate_us: float
+    ) -> None:
         if self._flights.get(key) is flight:
             del self._flights[key]
-        if not flight.cancelled():
-            flight.exception()  # retrieved, should every waiter have left
+        if flight.cancelled():
+            return
+        # Retrieved, should every waiter have left. Past the deadline, the estimate was far
+        # off (a bug in the rules' cost), the machine starved the pool or the process was
+        # stopped: the log says which request, once.
+        if isinstance(flight.exception(), PastDeadlineError) and self.pool is not None:
+            _log.warning(
+                "odds_past_deadline",
+                function=key.split(b"\n", 1)[0].decode(),
+                estimated_ms=_ms(estimate_us),
+                deadline_ms=round(self.pool.deadline * 1000),
+            )
 
     def _too_costly(self, estimate_us: float) -> RulesError:
         detail = (

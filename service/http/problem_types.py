@@ -250,8 +250,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Odds pool busy",
             "Odds too heavy to compute in line are computed in a pool of processes, and "
             "every place in this worker's pool is taken (ODDS_WORKERS computing, ODDS_QUEUE "
-            "waiting), or a pool process died while computing this request. Nothing is "
-            "wrong with the request: retry after Retry-After seconds.",
+            "waiting), or a pool process died while computing this request, or the "
+            "computation ran past its deadline (ODDS_DEADLINE_MS, five times ODDS_MAX_MS "
+            "by default, from when its process took it) and was abandoned, its process "
+            "replaced. The `detail` says which. Retry after Retry-After seconds.",
         ),
         _type(
             "odds-too-costly",

@@ -1,17 +1,2 @@
-"""The registry: every ruleset the service hosts, in the order they are mounted and listed.
-
-A ruleset is a folder (``rules/`` pure, ``api/`` its routes) that hands the host one
-:class:`service.http.registry.Ruleset`; adding a game is adding it here.
-"""
-
-from __future__ import annotations
-
-from service.rulesets.bullseye.api.ruleset import BULLSEYE
-from service.rulesets.opend6.api.ruleset import OPEND6
-from service.rulesets.quick_shot.api.ruleset import QUICK_SHOT
-from service.rulesets.self_conflict.api.ruleset import SELF_CONFLICT
-from service.rulesets.travelogue.api.ruleset import TRAVELOGUE
-
-__all__ = ["RULESETS"]
-
-RULESETS = (BULLSEYE, OPEND6, SELF_CONFLICT, TRAVELOGUE, QUICK_SHOT)
+"""The games, one folder each (``rules/`` pure, ``api/`` its routes). Deliberately empty:
+importing a game's rules imports nothing else; the registry is :mod:`service.hosted`."""

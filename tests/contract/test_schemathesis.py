@@ -30,7 +30,7 @@ import httpx
 import pytest
 
 from service.app import published_openapi
-from service.rulesets import RULESETS
+from service.hosted import RULESETS
 from service.rulesets.travelogue.api.examples import BULLSEYES
 from service.settings import Settings
 from tests.rulesets.travelogue.rules.game.full_game import STEPS

@@ -21,6 +21,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
+from service.http.errors import OddsBusy
 from service.http.odds_cache import AnswerCache
 from service.http.odds_gate import OddsGate
 from service.rulesets.self_conflict.rules.checks import TalentOddsRequest
@@ -29,9 +30,23 @@ from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
 from service.rulesets.travelogue.rules.odds import pools_odds
 from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import PoolsRequest
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 from tests.support.examples import STATELESS, operation_routes
-from tests.support.odds_work import Square, Squared, square, square_cost
+from tests.support.odds_work import (
+    Imported,
+    Modules,
+    Square,
+    Squared,
+    Who,
+    Whose,
+    imported,
+    imported_cost,
+    square,
+    square_cost,
+    square_underestimated,
+    whose,
+    whose_cost,
+)
 
 # The operations that go through the gate: those whose answers declare Server-Timing.
 OPERATIONS = {
@@ -280,6 +295,100 @@ def test_the_event_loop_turns_while_the_pool_computes_and_not_while_it_computes_
     assert from_pool == from_loop == square(heavy)
     assert in_pool > 0
     assert in_line == 0
+
+
+def test_an_underestimated_computation_is_abandoned_at_its_deadline_and_the_next_goes_on(
+    redis_url: str,
+) -> None:
+    """A cost function off by a thousand (a bug a ruleset's could have): seconds of work
+    accepted as 1.6 ms. At the deadline (1 s) its process is killed and the request answered
+    odds-busy; the request waiting behind it is computed by a new process. (The 60 s bound
+    only keeps a pool without a deadline from hanging the test.)"""
+    heavy = Square(bits=16_000_000)  # about five seconds here
+    small = Square(bits=64)
+
+    async def scenario() -> tuple[int, list[int], list[Squared | BaseException]]:
+        settings = Settings(redis_url=redis_url, odds_inline_ms=0, odds_deadline_ms=1000)
+        gate = OddsGate(settings)
+        assert gate.pool is not None
+        try:
+            await gate.value(Square(bits=1), square, cost=square_cost, answer_type=Squared)
+            (first,) = gate.pool.pids  # started: the deadline has no start-up allowance now
+            underestimated = asyncio.create_task(
+                gate.value(heavy, square, cost=square_underestimated, answer_type=Squared)
+            )
+            await asyncio.sleep(0)  # handed to the pool first
+            waiting = asyncio.create_task(
+                gate.value(small, square, cost=square_cost, answer_type=Squared)
+            )
+            both = asyncio.gather(underestimated, waiting, return_exceptions=True)
+            outcomes = await asyncio.wait_for(both, 60)
+            return first, gate.pool.pids, outcomes
+        finally:
+            await gate.aclose()
+
+    first, now, (abandoned, computed) = asyncio.run(scenario())
+    assert isinstance(abandoned, OddsBusy), abandoned
+    assert "past its deadline (1000 ms, ODDS_DEADLINE_MS)" in str(abandoned.detail)
+    assert computed == square(small)
+    assert len(now) == 1
+    assert now != [first]
+    assert not Path(f"/proc/{first}").exists()  # killed and reaped
+
+
+def test_a_pool_process_imports_the_rules_not_the_server(redis_url: str) -> None:
+    """What a pool process holds is the rules it computes: not the web framework, Redis,
+    the metrics or the rest of the service (a ``multiprocessing`` child would also import
+    the program's main module), so it starts small (docs/odds.md, "Memory")."""
+    server = ("litestar", "redis", "structlog", "prometheus_client", "granian", "uvicorn")
+    service = ("service.app", "service.hosted", "service.settings", "service.http.odds_gate")
+    asked = Modules(names=(*server, *service, "multiprocessing", pools_odds.__module__))
+
+    async def scenario() -> Imported:
+        gate = OddsGate(Settings(redis_url=redis_url, odds_inline_ms=0))
+        try:
+            request = msgspec.convert(LARGEST_POOLS, PoolsRequest)
+            await gate.answer(request, pools_odds, cost=pools_odds_cost)  # a game's rules
+            return await gate.value(asked, imported, cost=imported_cost, answer_type=Imported)
+        finally:
+            await gate.aclose()
+
+    assert asyncio.run(scenario()).names == (pools_odds.__module__,)
+
+
+def test_the_deadline_is_five_times_the_limit_unless_set_and_never_below_it() -> None:
+    assert Settings().odds_deadline_seconds == 5.0
+    assert Settings(odds_max_ms=100).odds_deadline_seconds == 1.0  # at least a second
+    assert Settings.from_env({"ODDS_DEADLINE_MS": "1500"}).odds_deadline_seconds == 1.5
+    with pytest.raises(SettingsError, match="ODDS_DEADLINE_MS must be at least ODDS_MAX_MS"):
+        Settings.from_env({"ODDS_DEADLINE_MS": "1500", "ODDS_MAX_MS": "2000"})
+    with pytest.raises(SettingsError, match="ODDS_DEADLINE_MS"):
+        Settings.from_env({"ODDS_DEADLINE_MS": "50"})
+
+
+@pytest.mark.parametrize(("recycle_mib", "processes"), [(48, 1), (1, 3)])
+def test_a_pool_process_past_its_memory_ceiling_is_replaced_after_its_answer(
+    redis_url: str, recycle_mib: int, processes: int
+) -> None:
+    """Past ODDS_RECYCLE_MIB after an answer (every process is past 1 MiB), the process is
+    ended and the next request starts a new one; below it, one process computes all."""
+
+    async def three() -> tuple[list[int], list[int]]:
+        settings = Settings(redis_url=redis_url, odds_inline_ms=0, odds_recycle_mib=recycle_mib)
+        gate = OddsGate(settings)
+        assert gate.pool is not None
+        try:
+            pids = [
+                (await gate.value(Who(asking=n), whose, cost=whose_cost, answer_type=Whose)).pid
+                for n in range(3)
+            ]
+            return pids, gate.pool.pids
+        finally:
+            await gate.aclose()
+
+    computed_by, left = asyncio.run(three())
+    assert len(set(computed_by)) == processes
+    assert left == ([] if processes > 1 else computed_by[:1])  # ended once it answered
 
 
 def test_identical_requests_waiting_at_once_share_one_computation(redis_url: str) -> None:

@@ -1,7 +1,7 @@
 """The odds pool in the service as a user starts it (``python -m service``, one worker):
 the event loop serves while the pool works, a full pool refuses with 503 and
-Retry-After, and a pool process that dies is replaced (issue #24, "Odds never stall a
-worker").
+Retry-After, a pool process that dies is replaced, and one stopped (SIGSTOP) counts as
+past its deadline (issue #24, "Odds never stall a worker").
 
 The requests are OpenD6 opposed odds at the largest pools (tens of milliseconds each,
 estimated well above the 2 ms inline budget, so the pool computes them), each a little
@@ -14,6 +14,7 @@ checked in-process with heavier work (test_odds_gate.py).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import time
@@ -29,6 +30,13 @@ from tests.support.served import ServedApp
 pytestmark = pytest.mark.heavy(2)
 
 OPPOSED = "/v1/opend6/opposed/odds"
+TRAVELOGUE = "/v1/travelogue/rolls/odds"
+# 30 dice a pool, every stat 9: the travelogue's costliest odds, about 4 ms estimated.
+LARGEST_POOLS = {
+    "shooter": {"aim": 3, "ammo": 30},
+    "angel": {"aim": 3, "ammo": 30},
+    "stats": {"avoid": 9, "armor": 9, "angel": 9, "allies": 9},
+}
 
 
 def _side(dice: int, cp_dice: int) -> dict[str, Any]:
@@ -61,15 +69,14 @@ def _descendants(pid: int) -> set[int]:
 
 
 def pool_processes(app: ServedApp) -> list[int]:
-    """The odds pool's processes under the served app (spawned interpreters, not the
-    multiprocessing resource tracker)."""
+    """The odds pool's processes under the served app."""
     found = []
     for pid in _descendants(app.process.pid):
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if b"spawn_main" in command:
+        if b"service.http.odds_process" in command:
             found.append(pid)
     return found
 
@@ -201,3 +208,68 @@ def test_a_pool_process_leaves_with_its_worker(served: ServedApp) -> None:
     assert again.status_code == 200, again.text
     assert again.headers["server-timing"].startswith('odds;desc="pool"')
     assert pool not in pool_processes(served)
+
+
+@pytest.fixture
+def stoppable(redis_url: str, tmp_path: Path) -> Iterator[ServedApp]:
+    """One worker, a pool of one process, one more place waiting, a 1 s deadline."""
+    app = ServedApp(
+        {
+            "REDIS_URL": redis_url,
+            "ODDS_WORKERS": "1",
+            "ODDS_QUEUE": "1",
+            "ODDS_DEADLINE_MS": "1000",
+        },
+        tmp_path / "service.log",
+    )
+    try:
+        app.wait_ready()
+        yield app
+    finally:
+        app.stop()
+
+
+def test_a_stopped_pool_process_is_past_its_deadline_and_replaced(stoppable: ServedApp) -> None:
+    """The pool's process stopped (SIGSTOP) as if the machine swapped it out: the request it
+    holds is answered 503 odds-busy at its deadline, the process is killed, and the request
+    waiting behind it is computed by a new process, as is the next one; /healthz answers
+    meanwhile. (The client's 30 s timeout only keeps a hung pool from hanging the test.)"""
+
+    async def scenario() -> tuple[int, list[httpx.Response], list[int], httpx.Response]:
+        async with httpx.AsyncClient(base_url=stoppable.url, timeout=30) as client:
+            warm = await client.post(OPPOSED, json=pooled(0))  # starts the process
+            assert warm.status_code == 200, warm.text
+            (stopped,) = pool_processes(stoppable)
+            os.kill(stopped, signal.SIGSTOP)
+            held = [
+                asyncio.create_task(client.post(OPPOSED, json=pooled(n))) for n in (1, 2)
+            ]  # one sent to the stopped process, one waiting for it
+            health = []
+            while not all(task.done() for task in held):
+                health.append((await client.get("/healthz")).status_code)
+                await asyncio.sleep(0.05)
+            return (
+                stopped,
+                [await task for task in held],
+                health,
+                await client.post(TRAVELOGUE, json=LARGEST_POOLS),  # a few ms, in the pool
+            )
+
+    stopped, held, health, after = asyncio.run(scenario())
+    (refused,) = [answer for answer in held if answer.status_code == 503]
+    (computed,) = [answer for answer in held if answer.status_code == 200]
+    assert refused.json()["type"] == "/problems/odds-busy"
+    assert "past its deadline (1000 ms, ODDS_DEADLINE_MS)" in refused.json()["detail"]
+    assert refused.headers["retry-after"] == "1"
+    assert computed.headers["server-timing"].startswith('odds;desc="pool"')
+    assert set(health) == {200}
+    assert after.status_code == 200, after.text
+    assert after.headers["server-timing"].startswith('odds;desc="pool"')
+    (replacement,) = pool_processes(stoppable)
+    assert replacement != stopped
+    assert not Path(f"/proc/{stopped}").exists()  # killed and reaped, not left stopped
+    logged = [
+        json.loads(line) for line in stoppable.log.read_text().splitlines() if line.startswith("{")
+    ]
+    (past,) = [entry for entry in logged if entry.get("event") == "odds_past_deadline"]
+    assert past["function"] == "service.rulesets.opend6.rules.roll_odds.opposed_roll_odds"

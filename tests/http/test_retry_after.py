@@ -9,9 +9,9 @@ import json
 import pytest
 
 from service.app import published_openapi
+from service.hosted import RULESETS
 from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
 from service.http.problems import problem_response
-from service.rulesets import RULESETS
 from service.settings import Settings
 
 

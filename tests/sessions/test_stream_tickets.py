@@ -15,7 +15,7 @@ import pytest
 from jsonschema_rs import Draft202012Validator
 
 from service.app import published_openapi
-from service.rulesets import RULESETS
+from service.hosted import RULESETS
 from service.settings import Settings
 from tests.support.problems import assert_problem
 from tests.support.served import ServedApp

@@ -12,9 +12,9 @@ from typing import Any
 
 from litestar.testing import TestClient
 
+from service.hosted import RULESETS
 from service.http.receipt_routes import VERIFY_EXAMPLES
 from service.http.registry import ExamplePlay, PlayStep, Ruleset
-from service.rulesets import RULESETS
 
 __all__ = [
     "PLAYS",

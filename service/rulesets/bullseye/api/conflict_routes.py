@@ -350,8 +350,8 @@ class ConflictController(Controller):
                     "(`odds-too-costly`: only when `ODDS_MAX_MS` is set below its 100 ms "
                     "estimate).",
                     503: "Redis is unreachable (`store-unavailable`), or this worker's odds "
-                    "pool is full or lost a process (`odds-busy`): retry after Retry-After "
-                    "seconds.",
+                    "pool is full, lost a process or abandoned the forecast past its "
+                    "deadline (`odds-busy`): retry after Retry-After seconds.",
                 },
             ),
         },
