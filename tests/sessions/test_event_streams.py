@@ -80,7 +80,7 @@ def test_a_stream_ends_with_an_event_when_its_conflict_expires(served: str, redi
             store.pexpire(CONFLICTS.kind.state(conflict["id"]), 100)  # its time runs out
             (ending,) = read_sse(lines, 1)
             rest = list(lines)  # the server ends the stream
-    assert ending == {"event": "conflict.expired", "data": "{\"type\":\"conflict.expired\"}"}
+    assert ending == {"event": "conflict.expired", "data": '{"type":"conflict.expired"}'}
     assert time.monotonic() - started < 5
     assert not [line for line in rest if line and not line.startswith(":")]
 
