@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from service.http.preconditions import ENTITY_TAGS_PATTERN, PRECONDITION_HEADERS
 from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ def complete_contract(
             operation["responses"].setdefault("408", _problem(_SLOW_BODY))
         _declare_headers(operation, limited=path.startswith("/v1/"))
         _plain_optional_parameters(operation)
+        _entity_tag_parameters(operation)
         for key in ("summary", "description"):
             if key in operation:
                 operation[key] = _clean(operation[key])
@@ -192,6 +194,14 @@ def _declare_headers(operation: dict[str, Any], *, limited: bool) -> None:
             names.append("ETag")
         for name in dict.fromkeys(names):
             headers[name] = {"$ref": _HEADER_REF + name} if name in HEADERS else headers[name]
+
+
+def _entity_tag_parameters(operation: dict[str, Any]) -> None:
+    """If-Match and If-None-Match hold `*` or entity-tags: said as a pattern, which the
+    service checks itself (a 400 `invalid-precondition` that says tags are quoted)."""
+    for parameter in operation.get("parameters", []):
+        if parameter.get("in") == "header" and parameter["name"] in PRECONDITION_HEADERS:
+            parameter["schema"]["pattern"] = ENTITY_TAGS_PATTERN
 
 
 def _plain_optional_parameters(operation: dict[str, Any]) -> None:

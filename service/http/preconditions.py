@@ -14,11 +14,16 @@ from typing import Final
 
 from service.kernel.errors import Concern, RulesError
 
-__all__ = ["EntityTags", "entity_tags", "etag"]
+__all__ = ["ENTITY_TAGS_PATTERN", "PRECONDITION_HEADERS", "EntityTags", "entity_tags", "etag"]
 
 # entity-tag = [ W/ ] DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text
 _TAG: Final = re.compile(r'(W/)?"([\x21\x23-\x7e\x80-\xff]*)"')
 _SEPARATORS: Final = " \t,"
+# What the published document says these headers hold (ECMA-262, for fuzzers and
+# validators): `*`, or entity-tags separated by commas. Every value it matches is read.
+_ONE_TAG: Final = r'(W/)?"[\x21\x23-\x7e]*"'
+ENTITY_TAGS_PATTERN: Final = rf"^[ \t]*(\*|{_ONE_TAG}([ \t]*,[ \t]*{_ONE_TAG})*)[ \t]*$"
+PRECONDITION_HEADERS: Final = ("If-Match", "If-None-Match")
 
 
 def etag(version: int) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 from typing import TYPE_CHECKING, Final, cast
 
 from redis.exceptions import RedisError
@@ -28,18 +27,31 @@ if TYPE_CHECKING:
 
 __all__ = ["SessionQuota"]
 
-# KEYS[1]: the client's set. ARGV: the session's key, now (ms), the set's TTL (ms), the
-# limit. 0 when within the limit; else the other members, to be checked.
+# KEYS[1]: the client's set. ARGV: the session's key, the set's TTL (ms), the limit. 0
+# when within the limit; else Redis's time (ms) and the other members with the time each
+# was added, to be checked.
 _ADD: Final = """
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if redis.call('ZCARD', KEYS[1]) <= tonumber(ARGV[4]) then return 0 end
-return redis.call('ZRANGE', KEYS[1], 0, -1)
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('ZCARD', KEYS[1]) <= tonumber(ARGV[3]) then return 0 end
+local answer = {tostring(now)}
+for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')) do
+  table.insert(answer, member)
+end
+return answer
 """
+# A member not yet stored is a creation still under way, not a session gone, for this
+# long after it was added: a creation's write is answered within a few socket timeouts.
+PENDING_MS: Final = 30_000
 
-# KEYS[1]: a session's envelope. Its PTTL while the session is stored, else -2.
+# KEYS[1]: a session's envelope. Its PTTL while the session is stored; -3 once deleted
+# (only its access stays, for stream readers); -2 when there is none (expired, or not
+# stored yet).
 _LIVE: Final = """
 if redis.call('HEXISTS', KEYS[1], 's') == 1 then return redis.call('PTTL', KEYS[1]) end
+if redis.call('EXISTS', KEYS[1]) == 1 then return -3 end
 return -2
 """
 
@@ -69,18 +81,29 @@ class SessionQuota:
             return
         key = self._set_key(identity)
         try:
-            members = await self._add(
-                keys=[key],
-                args=[session_key, int(time.time() * 1000), self._set_ttl_ms, self.per_client],
+            answer = await self._add(
+                keys=[key], args=[session_key, self._set_ttl_ms, self.per_client]
             )
-            if not members:
+            if not answer:
                 return
-            others = [m.decode() for m in cast("list[bytes]", members) if m != session_key.encode()]
+            now, *flat = (item.decode() for item in cast("list[bytes]", answer))
+            added = {flat[i]: float(flat[i + 1]) for i in range(0, len(flat), 2)}
+            others = [member for member in added if member != session_key]
             lives = await asyncio.gather(*(self._live(keys=[other], args=[]) for other in others))
-            gone = [other for other, left in zip(others, lives, strict=True) if int(left) == -2]
+            # Deleted is gone. Absent and added a while ago is gone too (expired: a session
+            # lives at least a minute); absent and added just now is a creation under way.
+            gone = [
+                other
+                for other, left in zip(others, lives, strict=True)
+                if int(left) == -3 or (int(left) == -2 and int(now) - added[other] > PENDING_MS)
+            ]
             if gone:
                 await self._client.zrem(key, *gone)
-            live = [int(left) for left in lives if int(left) != -2]
+            live = [
+                max(int(left), 0)
+                for other, left in zip(others, lives, strict=True)
+                if other not in gone
+            ]
             if len(live) < self.per_client:
                 return
             await self._client.zrem(key, session_key)

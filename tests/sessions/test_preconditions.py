@@ -5,11 +5,17 @@ holding the current tag answered 412, an unquoted `1` "…at version 1, not 1.")
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.http.preconditions import entity_tags
+from service.app import published_openapi
+from service.http.preconditions import ENTITY_TAGS_PATTERN, entity_tags
 from service.kernel.errors import RulesError
+from service.settings import Settings
 from tests.support.problems import assert_problem
 from tests.support.session_kinds import KINDS, Kind, Session
 
@@ -80,3 +86,24 @@ def test_if_none_match_compares_weakly_and_takes_star_and_lists(
     assert status('"0", "99"') == 200
     malformed = client.get(session.path, headers={**session.gm, "If-None-Match": "1"})
     assert_problem(malformed, 400, "invalid-precondition")
+
+
+@given(st.from_regex(ENTITY_TAGS_PATTERN, fullmatch=True))
+def test_every_value_the_published_pattern_allows_is_read(value: str) -> None:
+    """The document publishes the headers' grammar as a pattern (fuzzers generate from it):
+    whatever it allows, the service reads."""
+    assert entity_tags("If-Match", value).any or entity_tags("If-Match", value).tags
+
+
+def test_the_document_publishes_the_pattern_on_every_precondition_header() -> None:
+    document = json.loads(published_openapi(Settings()))
+    found = [
+        parameter["schema"]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict)
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] in ("If-Match", "If-None-Match")
+    ]
+    assert len(found) >= 10
+    assert all(schema["pattern"] == ENTITY_TAGS_PATTERN for schema in found)

@@ -8,7 +8,7 @@ from service.kernel.events import Event, event_names
 from service.kernel.fairness import ClientSeedAdded, RevealedSeed
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.opposed import OpposedResult
-from service.rulesets.opend6.rules.rolls import RollResult
+from service.rulesets.opend6.rules.rolls import RollOutcome, RollResult
 from service.rulesets.opend6.rules.scenes.moves import SceneMoveType
 
 __all__ = [
@@ -80,7 +80,7 @@ class RollResolved(Event, frozen=True, kw_only=True, tag="roll.resolved"):
     participant: str
     roll: str
     total: int | None
-    outcome: str | None
+    outcome: RollOutcome | None
 
 
 class InterruptStarted(Event, frozen=True, kw_only=True, tag="interrupt.started"):
@@ -155,4 +155,5 @@ class SceneLogEntry(Value, frozen=True, kw_only=True):
     roll_id: str | None = None
     result: RollResult | None = None
     opposed: OpposedResult | None = None
-    initiative: tuple[RollResult, ...] = ()
+    # Absent but on initiative moves: entries stored before it encode as they did.
+    initiative: tuple[RollResult, ...] | msgspec.UnsetType = msgspec.UNSET

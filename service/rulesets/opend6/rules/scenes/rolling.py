@@ -14,7 +14,7 @@ from service.rulesets.opend6.rules.dice import roll_chain
 from service.rulesets.opend6.rules.opposed import OpposedResult, handicap, judge_opposed
 from service.rulesets.opend6.rules.rolled_code import repointed
 from service.rulesets.opend6.rules.rolls import PointsSpent as RollPoints
-from service.rulesets.opend6.rules.rolls import PointsUsed, RollResult, resolve_roll
+from service.rulesets.opend6.rules.rolls import PointsUsed, RollOutcome, RollResult, resolve_roll
 from service.rulesets.opend6.rules.scenes.events import (
     RollMade,
     RollResolved,
@@ -508,7 +508,7 @@ def _settle_opposed(
                 participant=side.participant,
                 roll=side.id,
                 total=total,
-                outcome="success" if won else "failure",
+                outcome=RollOutcome.SUCCESS if won else RollOutcome.FAILURE,
             )
         )
     entry = SceneLogEntry(
