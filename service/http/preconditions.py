@@ -22,7 +22,7 @@ _SEPARATORS: Final = " \t,"
 # What the published document says these headers hold (ECMA-262, for fuzzers and
 # validators): `*`, or entity-tags separated by commas. Every value it matches is read.
 _ONE_TAG: Final = r'(W/)?"[\x21\x23-\x7e]*"'
-ENTITY_TAGS_PATTERN: Final = rf"^[ \t]*(\*|{_ONE_TAG}([ \t]*,[ \t]*{_ONE_TAG})*)[ \t]*$"
+ENTITY_TAGS_PATTERN: Final = rf"^[ \t]*(\*|({_ONE_TAG}([ \t]*,[ \t]*{_ONE_TAG})*)?)[ \t]*$"
 PRECONDITION_HEADERS: Final = ("If-Match", "If-None-Match")
 
 
@@ -78,8 +78,8 @@ def entity_tags(header: str, value: str) -> EntityTags:
             position += 1
         if position < end and text[position] != ",":
             raise _malformed(header, value)
-    if not tags:
-        raise _malformed(header, value)
+    # An empty list (`#entity-tag` may hold none) names no version: If-None-Match holds,
+    # If-Match fails.
     return EntityTags(any=False, tags=tuple(tags))
 
 

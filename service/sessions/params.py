@@ -50,19 +50,18 @@ IfMatch = Annotated[
     str | None,
     HeaderParameter(
         name="If-Match",
-        max_length=512,
         required=False,
         description='Act only if the session is still at this version: `"<version>"` '
         "(its ETag), a list of such tags (any may match; a weak `W/` tag never does), or "
         "`*` (any version: the session exists); 412 otherwise (RFC 9110 §13.1.1). An "
-        "unquoted value is 400 `invalid-precondition`.",
+        "unquoted value is 400 `invalid-precondition`. Its length is bounded by the "
+        "headers' (MAX_HEADER_BYTES); it is read in time linear in it.",
     ),
 ]
 IfNoneMatch = Annotated[
     str | None,
     HeaderParameter(
         name="If-None-Match",
-        max_length=512,
         required=False,
         description='`"<version>"` (an ETag read before), a list of tags (weak `W/` ones '
         "match too), or `*`: 304 with no body while the session is at one of them (RFC 9110 "

@@ -30,13 +30,15 @@ IDS = [f"{kind.ruleset}-{kind.kind}" for kind in KINDS]
         ('W/"xyzzy", W/"r2d2xxxx"', ((True, "xyzzy"), (True, "r2d2xxxx"))),
         ('"", "a,b"', ((False, ""), (False, "a,b"))),  # empty, and a comma inside quotes
         (' ,"1",, "2" ', ((False, "1"), (False, "2"))),  # empty list elements, §5.6.1
+        ("", ()),  # a list of none (`#entity-tag`): names no version
+        (" , ", ()),
     ],
 )  # fmt: skip
 def test_entity_tags_read_as_the_rfc_writes_them(value: str, tags: tuple) -> None:
     assert entity_tags("If-Match", value).tags == tags
 
 
-@pytest.mark.parametrize("value", ["1", "W/1", '"1', '"1" "2"', '*, "1"', "", " , ", 'w/"1"'])
+@pytest.mark.parametrize("value", ["1", "W/1", '"1', '"1" "2"', '*, "1"', 'w/"1"', "0" * 600])
 def test_a_malformed_value_is_refused_saying_tags_are_quoted(value: str) -> None:
     with pytest.raises(RulesError) as refused:
         entity_tags("If-None-Match", value)
@@ -92,7 +94,7 @@ def test_if_none_match_compares_weakly_and_takes_star_and_lists(
 def test_every_value_the_published_pattern_allows_is_read(value: str) -> None:
     """The document publishes the headers' grammar as a pattern (fuzzers generate from it):
     whatever it allows, the service reads."""
-    assert entity_tags("If-Match", value).any or entity_tags("If-Match", value).tags
+    entity_tags("If-Match", value)  # raises on what it cannot read
 
 
 def test_the_document_publishes_the_pattern_on_every_precondition_header() -> None:
