@@ -9,12 +9,9 @@ tokens, and Schemathesis' auth checks still see what happens without them.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 import schemathesis
-
-from service.http.preconditions import ENTITY_TAGS_PATTERN
 
 # The conflict, scene and game the test created before the run, for operations the config points
 # at them.
@@ -64,19 +61,3 @@ class ConflictToken:
     def set(self, case: Any, data: str | None, context: Any) -> None:
         if data:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
-
-
-_PRECONDITION = re.compile(ENTITY_TAGS_PATTERN)
-
-
-@schemathesis.hook
-def filter_headers(context: Any, headers: dict[str, Any] | None) -> bool:
-    """Leave out If-Match / If-None-Match values outside their published pattern: this
-    Schemathesis (4.32) sends such values (e.g. 600 zeros) as schema-valid in its coverage
-    phase, and the service refuses them (400 invalid-precondition), as it should;
-    tests/sessions/test_preconditions.py tries malformed values itself."""
-    for name in ("If-Match", "If-None-Match"):
-        value = (headers or {}).get(name)
-        if value is not None and not _PRECONDITION.fullmatch(str(value)):
-            return False
-    return True
