@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import msgspec
+import pytest
 import redis
 from jwcrypto import jws
 from litestar.testing import TestClient
@@ -23,7 +24,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.embedded_redis import EmbeddedRedis
 from service.http.published_keys import HASH_KEY, period_for
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 from tests.http.test_receipts import (
     CHECK,
     app_with,
@@ -273,3 +274,10 @@ def test_a_travelogue_game_played_across_two_replicas_verifies_at_both(redis_url
                 assert payload["id"] == f"{game['id']}:{answer['game']['version']}"
         for client in replicas:
             assert client.get("/readyz").json()["status"] == "ready"
+
+
+@pytest.mark.parametrize("value", ["0", "2592001", "a day"])
+def test_a_retention_out_of_bounds_stops_the_start_naming_the_variable(value: str) -> None:
+    with pytest.raises(SettingsError, match="ROLL_KEY_RETENTION_SECONDS"):
+        Settings.from_env({"ROLL_KEY_RETENTION_SECONDS": value})
+    assert Settings.from_env({}).roll_key_retention_seconds == 86400
