@@ -119,7 +119,7 @@ def test_receipts_signed_at_either_replica_verify_at_both(redis_url: str) -> Non
         assert len(signers) == 2
         signed = [(post_check(client, CHECK), client) for client in replicas for _ in range(3)]
         for client in replicas:
-            eventually(lambda client=client: signers <= set(kids(client)), 2 * period_for(3) + 2)
+            eventually(lambda client=client: signers <= set(kids(client)), 10)
         for client in replicas:
             jwks = client.get("/.well-known/jwks.json")
             assert jwks.headers["cache-control"] == "public, max-age=1"  # one period
@@ -179,10 +179,10 @@ def test_an_ended_replicas_key_stays_published_for_the_retention_then_lapses(
             ended_from = time.monotonic()
         ended_by = time.monotonic()
         gone = eventually(lambda: kid not in kids(reader), retention + period + 5)
-        # Published for the retention after it ended (less a scheduling hiccup), and not
-        # one period longer (give or take one JWKS request under load).
-        assert gone + (ended_by - ended_from) >= retention - 0.2
-        assert gone <= retention + period + 1.0
+        # Published for the retention after it ended (less what a busy machine may delay
+        # its last heartbeat by), and not much more than one period longer.
+        assert gone + (ended_by - ended_from) >= retention - 0.5
+        assert gone <= retention + period + 2.0
         refused = verdict(reader, answer["receipt"])
         assert refused["reason"] == "unknown-kid"
         entry = published(redis_url).get(kid)
@@ -264,7 +264,7 @@ def test_a_travelogue_game_played_across_two_replicas_verifies_at_both(redis_url
         signers = {kid_of(one), kid_of(two)}
         assert {kid_in(answer["receipt"]) for answer, _, _ in signed} == signers
         for client in replicas:
-            eventually(lambda client=client: signers <= set(kids(client)), 2 * period_for(3) + 2)
+            eventually(lambda client=client: signers <= set(kids(client)), 10)
             jwks = client.get("/.well-known/jwks.json").text
             for answer, action, signer in signed:
                 held = verdict(client, answer["receipt"], answer=answer, request=action)
