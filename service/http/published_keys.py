@@ -199,6 +199,8 @@ class PublishedKeys:
         or later — a heartbeat's, or one asked for here: one at a time, at most one per
         :data:`READS_APART_SECONDS`, shared by every caller — and say whether Redis
         answered it."""
+        if self._script is None:  # an app run without its lifespan: nothing to read with
+            return False
         while self._tried_at < since:
             if self._flight is None:
                 self._flight = asyncio.create_task(self._read_apart())

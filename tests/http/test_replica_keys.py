@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -281,3 +282,21 @@ def test_a_retention_out_of_bounds_stops_the_start_naming_the_variable(value: st
     with pytest.raises(SettingsError, match="ROLL_KEY_RETENTION_SECONDS"):
         Settings.from_env({"ROLL_KEY_RETENTION_SECONDS": value})
     assert Settings.from_env({}).roll_key_retention_seconds == 86400
+
+
+def test_an_app_run_without_its_lifespan_answers_an_unknown_kid_at_once(
+    settings: Settings,
+) -> None:
+    """No lifespan, no Redis client to read with: the verifier says so instead of waiting
+    for a read that never comes."""
+    answers: list[Json] = []
+    client = TestClient(create_app(settings))  # not entered: its lifespan never runs
+    receipt = naming(post_check(client, CHECK)["receipt"], made_up_kid())
+    asked = threading.Thread(target=lambda: answers.append(verdict(client, receipt)), daemon=True)
+    asked.start()
+    asked.join(10)
+    assert answers, "the verification did not answer"
+    assert (answers[0]["reason"], "could not be read" in answers[0]["detail"]) == (
+        "unknown-kid",
+        True,
+    )
