@@ -300,3 +300,42 @@ def test_an_app_run_without_its_lifespan_answers_an_unknown_kid_at_once(
         "unknown-kid",
         True,
     )
+
+
+def test_the_key_set_and_verifications_do_not_ask_redis_each_time() -> None:
+    """Answered from the worker's view: only a kid it has not read makes it read, and
+    verifications waiting at once share the read."""
+    server = EmbeddedRedis()
+    url = server.start()
+
+    def scripts_run() -> int:
+        with redis.Redis.from_url(url) as db:
+            stats = db.info("commandstats")
+        return sum(stats.get(f"cmdstat_{name}", {}).get("calls", 0) for name in ("evalsha", "eval"))
+
+    try:
+        # The default retention: a heartbeat every 10 s from each, two at most per window.
+        with replica(url) as one, replica(url) as two:
+            answer = post_check(two, CHECK)
+            assert verdict(one, answer["receipt"])["valid"] is True  # read for once
+            before = scripts_run()
+            for _ in range(20):
+                assert one.get("/.well-known/jwks.json").status_code == 200
+                assert verdict(one, answer["receipt"])["valid"] is True
+            assert scripts_run() - before <= 2
+
+            made_up = [naming(answer["receipt"], made_up_kid()) for _ in range(12)]
+            answers: list[Json] = []
+            asking = [
+                threading.Thread(target=lambda r=r: answers.append(verdict(one, r)))
+                for r in made_up
+            ]
+            before = scripts_run()
+            for thread in asking:
+                thread.start()
+            for thread in asking:
+                thread.join(20)
+            assert [a["reason"] for a in answers] == ["unknown-kid"] * len(made_up)
+            assert scripts_run() - before <= 2 + 2  # shared reads, and the heartbeats
+    finally:
+        server.stop()
