@@ -107,9 +107,10 @@ def main() -> int:
             log.info(
                 "roll signing key generated",
                 kid=jwk["kid"],
-                note="ROLL_SIGNING_KEYS is not set: receipts verify only until the service "
-                "stops; set it to share keys between replicas and restarts "
-                "(python -m service.http.roll_keys makes one)",
+                note="ROLL_SIGNING_KEYS is not set: its public half is published through "
+                "Redis to every replica's JWKS while the service runs and for "
+                "ROLL_KEY_RETENTION_SECONDS after it stops; set it for receipts that verify "
+                "online longer (python -m service.http.roll_keys makes one)",
             )
         if "*" in (ip.strip() for ip in settings.forwarded_allow_ips.split(",")):
             log.warning(

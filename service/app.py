@@ -35,6 +35,7 @@ from service.http.operations import (
 )
 from service.http.problem_types import RETRY_AFTER, register_problems
 from service.http.problems import handle_exception
+from service.http.published_keys import PublishedKeys
 from service.http.ratelimit import RateLimiter
 from service.http.receipt_routes import ReceiptController
 from service.http.receipts import RollReceipts
@@ -156,8 +157,10 @@ def _roll_keys(settings: Settings) -> RollKeys:
         get_logger("service").info(
             "roll signing key generated",
             kid=keys.signing.kid,
-            note="ROLL_SIGNING_KEYS is not set: receipts verify only until this process "
-            "stops; set it to share keys between replicas and restarts",
+            note="ROLL_SIGNING_KEYS is not set: this key's public half is published through "
+            "Redis to every replica's JWKS while this process runs and for "
+            f"ROLL_KEY_RETENTION_SECONDS ({settings.roll_key_retention_seconds}) after; set "
+            "it for receipts that verify online longer",
         )
         return keys
     return RollKeys.parse(
@@ -235,9 +238,13 @@ def create_app(
         )
         limiter = RateLimiter(settings, make_client(settings)) if settings.rate_limit else None
         shell.rate_limiter = limiter
+        if published is not None:
+            published.start(client)
         try:
             yield
         finally:
+            if published is not None:
+                await published.aclose()
             await client.aclose()
             await streams_client.aclose()
             if limiter is not None:
@@ -271,7 +278,15 @@ def create_app(
     def provide_rng() -> RandomSource:
         return server_rng
 
-    receipts = RollReceipts(_roll_keys(settings))  # in the state: see service.http.receipts
+    roll_keys = _roll_keys(settings)
+    # Generated keys are shared through Redis (from the lifespan on); configured ones every
+    # replica has already.
+    published = (
+        PublishedKeys(roll_keys, retention_seconds=settings.roll_key_retention_seconds)
+        if roll_keys.generated
+        else None
+    )
+    receipts = RollReceipts(roll_keys, published)  # in the state: see service.http.receipts
     api_keys = _api_keys(settings)
 
     for ruleset in RULESETS:
@@ -288,7 +303,12 @@ def create_app(
         sessions: SessionHost = state.sessions
 
         async def ready() -> str:
-            return await store_condition(sessions.client, settings.redis_socket_timeout)
+            condition = await store_condition(sessions.client, settings.redis_socket_timeout)
+            if condition == "ready" and published is not None and not published.published:
+                # Ready only once other replicas can find this one's key: a first heartbeat
+                # not yet answered, or one that failed, is sent now.
+                condition = await published.beat()
+            return condition
 
         return ready
 

@@ -97,6 +97,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     roll_signing_keys: str | None = None
     # Set by `python -m service` when it generated the key its workers share.
     roll_signing_keys_generated: bool = False
+    # A generated key's public half is published through Redis to every replica's JWKS
+    # while its replica runs, and this long after it stops (service.http.published_keys).
+    roll_key_retention_seconds: Annotated[int, Meta(ge=1, le=2_592_000)] = 86400
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 

@@ -48,7 +48,10 @@ def redis_url() -> Iterator[str]:
 
 @pytest.fixture
 def settings(redis_url: str) -> Settings:
-    return Settings(redis_url=redis_url, log_format="json")
+    # Every app of these generates its roll signing key and publishes it in the worker's
+    # one Redis: kept a minute, not a day, so each new app reads the few of the last
+    # minute, not the hundreds of the whole run.
+    return Settings(redis_url=redis_url, log_format="json", roll_key_retention_seconds=60)
 
 
 @pytest.fixture

@@ -78,7 +78,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Cache-Control": {
         "description": "How long the answer may be kept: never (`no-store`) for an answer "
         "that carries a secret (a session's tokens, a stream ticket); the roll signing keys, "
-        "5 minutes (`public, max-age=300`).",
+        "5 minutes (`public, max-age=300`) when ROLL_SIGNING_KEYS configures them, else 10 s "
+        "at most (generated keys: the set changes as replicas start).",
         "schema": {"type": "string"},
     },
 }

@@ -76,7 +76,20 @@ class Ready(Value, frozen=True, kw_only=True):
         Literal["configured", "generated"],
         Meta(
             description="Where the keys signing roll receipts come from: ROLL_SIGNING_KEYS, "
-            "or a key generated at start-up (its receipts verify only until the service stops)."
+            "or a key generated at start-up (published through Redis to every replica: its "
+            "receipts verify online until ROLL_KEY_RETENTION_SECONDS after the service stops)."
+        ),
+    ]
+    roll_signing_kid: Annotated[
+        str, Meta(description="The kid of the key that signs receipts here.")
+    ]
+    roll_keys_published: Annotated[
+        int,
+        Meta(
+            ge=1,
+            description="How many keys `/.well-known/jwks.json` publishes here now: the "
+            "configured ones; with a generated key, this replica's and every other "
+            "replica's read from Redis.",
         ),
     ]
     detail: Annotated[
@@ -86,7 +99,8 @@ class Ready(Value, frozen=True, kw_only=True):
 
 _GENERATED_KEY_NOTE = (
     "Roll receipts are signed with a key generated at start-up (ROLL_SIGNING_KEYS is not "
-    "set): they verify only until the service stops, and only against this service's JWKS."
+    "set), published through Redis to every replica's JWKS: they verify online while this "
+    "service runs and for ROLL_KEY_RETENTION_SECONDS after it stops."
 )
 
 
@@ -144,8 +158,9 @@ class OperationsController(Controller):
         operation_id=_get_or_head("Readiness"),
         summary="Readiness: Redis answers",
         description="503 with Retry-After while Redis is unreachable (`store-unavailable`) "
-        "or refuses writes for its maxmemory (`state-store-full`). HEAD answers as GET "
-        "does, without the body.",
+        "or refuses writes for its maxmemory (`state-store-full`). With a generated roll "
+        "signing key, ready also means the key is published in Redis, where every replica "
+        "finds it. HEAD answers as GET does, without the body.",
         responses=problem_responses(503),
     )
     async def readyz(
@@ -161,10 +176,13 @@ class OperationsController(Controller):
             raise StoreFull(detail="Redis is full: it refuses writes.", headers=retry_after)
         if condition != "ready":
             raise StoreUnavailable(detail="Redis is unreachable.", headers=retry_after)
-        generated = receipts_of(request).keys.generated
+        receipts = receipts_of(request)
+        generated = receipts.keys.generated
         return Ready(
             status="ready",
             roll_signing_keys="generated" if generated else "configured",
+            roll_signing_kid=receipts.keys.signing.kid,
+            roll_keys_published=len(receipts.jwks().keys),
             detail=_GENERATED_KEY_NOTE if generated else None,
         )
 

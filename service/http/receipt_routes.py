@@ -4,25 +4,31 @@ without a JOSE library."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi.spec import Example
 from litestar.params import Body
+from litestar.response import Response
 from msgspec import Meta
 
 from service.http.body import StrictJson
 from service.http.problems import problem_responses
-from service.http.receipts import Verdict, receipts_of
+from service.http.published_keys import MAX_PERIOD_SECONDS
+from service.http.receipts import RollReceipts, Verdict, receipts_of
 from service.http.roll_keys import Jwks
 from service.kernel.receipts import MAX_RECEIPT_LENGTH
 from service.kernel.values import Value
 
 __all__ = ["INLINE_VERIFY_BYTES", "JWKS_MAX_AGE_SECONDS", "ReceiptController", "VerifyRequest"]
 
-# How long a client may keep the key set: a rotation publishes a new key this long before
-# it signs (docs/verifiable-rolls.md, "Keys and rotation").
+# How long a client may keep the key set of configured keys: a rotation publishes a new
+# key this long before it signs (docs/verifiable-rolls.md, "Keys and rotation"). Generated
+# keys change the set whenever a replica starts: one heartbeat's period (service.http.
+# published_keys, 10 s at most).
 JWKS_MAX_AGE_SECONDS = 300
 
 # Any JSON object (said so, so generated clients type it as one, not as an empty object).
@@ -90,7 +96,13 @@ Always 200 for a readable body: `valid`, and when not, a `reason` — `malformed
 `unsupported-algorithm`, `unknown-kid`, `bad-signature`, `not-a-receipt`,
 `answer-mismatch` or `request-mismatch`. A receipt vouches for the service's arithmetic;
 with `dice_source: table` it does not vouch for the dice (docs/verifiable-rolls.md).
+Without ROLL_SIGNING_KEYS, a kid this server has not seen yet is looked up among the keys
+other replicas publish before the answer is `unknown-kid`.
 """
+_UNREAD_DETAIL = (
+    "No key known here has this kid; the keys other replicas publish could not be read "
+    "just now (Redis): retry later."
+)
 
 
 class ReceiptController(Controller):
@@ -104,16 +116,20 @@ class ReceiptController(Controller):
         summary="The public keys that sign roll receipts (JWK Set)",
         description="Every Ed25519 key whose receipts verify (RFC 7517 JWK Set; `kid` is the "
         "key's RFC 7638 thumbprint, `alg` EdDSA): the signing key first, then keys kept "
-        "after a rotation. Public, no API key. Cacheable for "
-        f"{JWKS_MAX_AGE_SECONDS} s.",
+        "after a rotation. Without ROLL_SIGNING_KEYS each replica signs with a key of its "
+        "own: this one's first, then every other replica's that is running or stopped "
+        "within ROLL_KEY_RETENTION_SECONDS. Public, no API key. Cacheable for "
+        f"{JWKS_MAX_AGE_SECONDS} s with ROLL_SIGNING_KEYS, else for "
+        f"{MAX_PERIOD_SECONDS:g} s at most (a new replica's key is here within that).",
         sync_to_thread=False,
-        response_headers=[
-            ResponseHeader(name="Cache-Control", value=f"public, max-age={JWKS_MAX_AGE_SECONDS}")
-        ],
+        response_headers=[ResponseHeader(name="Cache-Control", documentation_only=True)],
     )
-    def jwks(self, request: Request[Any, Any, Any]) -> Jwks:
+    def jwks(self, request: Request[Any, Any, Any]) -> Response[Jwks]:
         """The published keys."""
-        return receipts_of(request).keys.jwks()
+        receipts = receipts_of(request)
+        published = receipts.published
+        age = JWKS_MAX_AGE_SECONDS if published is None else published.max_age
+        return Response(receipts.jwks(), headers={"Cache-Control": f"public, max-age={age}"})
 
     @post(
         "/v1/receipts/verify",
@@ -132,6 +148,23 @@ class ReceiptController(Controller):
     ) -> Verdict:
         """Whether the receipt holds, and why not."""
         receipts = receipts_of(request)
-        if len(await request.body()) <= INLINE_VERIFY_BYTES:
-            return receipts.verify(data.receipt, data.answer, data.request)
-        return await asyncio.to_thread(receipts.verify, data.receipt, data.answer, data.request)
+        arrived = time.monotonic()
+        inline = len(await request.body()) <= INLINE_VERIFY_BYTES
+        verdict = await _verdict(receipts, data, inline)
+        published = receipts.published
+        if (
+            verdict.reason != "unknown-kid"
+            or published is None
+            or not published.worth_asking(verdict.kid)
+        ):
+            return verdict
+        # Another replica's key this worker has not read yet: read once, then answer.
+        if not await published.refresh(arrived):
+            return msgspec.structs.replace(verdict, detail=_UNREAD_DETAIL)
+        return await _verdict(receipts, data, inline)
+
+
+async def _verdict(receipts: RollReceipts, data: VerifyRequest, inline: bool) -> Verdict:
+    if inline:
+        return receipts.verify(data.receipt, data.answer, data.request)
+    return await asyncio.to_thread(receipts.verify, data.receipt, data.answer, data.request)

@@ -41,9 +41,11 @@ from service.kernel.receipts import DiceSource
 from service.kernel.values import Value
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     from litestar import Request
 
-    from service.http.roll_keys import RollKeys
+    from service.http.published_keys import PublishedKeys
+    from service.http.roll_keys import Jwks, RollKeys
 
 __all__ = [
     "ALGORITHM",
@@ -172,7 +174,9 @@ def _base64url(data: bytes) -> bytes:
 
 
 class RollReceipts:
-    """Signs and checks receipts with the app's :class:`RollKeys`.
+    """Signs and checks receipts with the app's :class:`RollKeys`; with generated keys,
+    also checks those of every replica that publishes its own (``published``,
+    ``service.http.published_keys``).
 
     Signing writes the compact JWS itself (RFC 7515 §7.1: the header's and the payload's
     base64url, then the Ed25519 signature of both, :meth:`RollKey.sign`): the header is the
@@ -181,10 +185,11 @@ class RollReceipts:
     byte for byte PyJWT's.
     """
 
-    __slots__ = ("_busy", "_jws", "_sign", "_signing_prefix", "_turns", "keys")
+    __slots__ = ("_busy", "_jws", "_sign", "_signing_prefix", "_turns", "keys", "published")
 
-    def __init__(self, keys: RollKeys) -> None:
+    def __init__(self, keys: RollKeys, published: PublishedKeys | None = None) -> None:
         self.keys = keys
+        self.published = published
         self._jws = PyJWS()
         # Per event loop (tests may drive one app from two): the receipts asked this turn.
         self._turns: dict[asyncio.AbstractEventLoop, _Turn] = {}
@@ -301,6 +306,18 @@ class RollReceipts:
             else:
                 future.set_result(signed)
 
+    def jwks(self) -> Jwks:
+        """The keys ``/.well-known/jwks.json`` publishes: the own ones, signing first, then
+        the other replicas' (with generated keys)."""
+        return self.keys.jwks() if self.published is None else self.published.jwks()
+
+    def public_key(self, kid: str) -> Ed25519PublicKey | None:
+        """The key a receipt naming ``kid`` is checked with, if one is known."""
+        if self.published is not None:
+            return self.published.by_kid(kid)
+        key = self.keys.by_kid(kid)
+        return None if key is None else key.public
+
     def verify(self, token: str, answer: Any = None, request: Any = None) -> Verdict:
         """Check ``token`` against the published keys, and the digests of ``answer`` and
         ``request`` (decoded JSON) when given. Never raises for what a caller sends."""
@@ -313,12 +330,12 @@ class RollReceipts:
         if header.get("alg") != ALGORITHM:
             detail = f"Receipts are signed with EdDSA, not {header.get('alg')!r}."
             return _refused("unsupported-algorithm", detail, kid)
-        key = None if kid is None else self.keys.by_kid(kid)
-        if key is None:
+        public = None if kid is None else self.public_key(kid)
+        if public is None:
             detail = "No published key has this kid (see /.well-known/jwks.json)."
             return _refused("unknown-kid", detail, kid)
         try:
-            decoded = self._jws.decode_complete(token, key.public, algorithms=[ALGORITHM])
+            decoded = self._jws.decode_complete(token, public, algorithms=[ALGORITHM])
         except InvalidSignatureError:
             return _refused("bad-signature", "The signature does not match the content.", kid)
         except (PyJWTError, ValueError, TypeError):

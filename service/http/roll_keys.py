@@ -127,8 +127,8 @@ def _private_key(member: Any, where: str) -> RollKey:
 @dataclass(frozen=True, slots=True)
 class RollKeys:
     """The keys receipts are signed and verified with. ``generated``: made at start-up
-    because ``ROLL_SIGNING_KEYS`` was not set (receipts then outlive neither a restart nor
-    another replica's JWKS)."""
+    because ``ROLL_SIGNING_KEYS`` was not set (then published through Redis for every
+    replica to verify with: ``service.http.published_keys``)."""
 
     keys: tuple[RollKey, ...]
     generated: bool

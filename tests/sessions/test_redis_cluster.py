@@ -19,7 +19,10 @@ import pytest
 import redis
 
 from service.embedded_redis import redis_server_binary
+from service.http.published_keys import HASH_KEY
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
+from tests.http.test_receipts import CHECK, post_check
+from tests.http.test_replica_keys import replica
 from tests.support.bullseye_conflicts import bearer, conflict_body
 from tests.support.served import ServedApp
 from tests.support.sse import read_sse
@@ -178,3 +181,16 @@ def test_a_full_conflict_runs_on_a_redis_cluster(cluster_url: str, tmp_path: Pat
         )
     }
     assert len(slots) == 1
+
+
+def test_replicas_publish_their_roll_signing_keys_on_a_redis_cluster(cluster_url: str) -> None:
+    """The published keys are one hash (service.http.published_keys): one node holds it,
+    and a replica reads another's key from it to verify that one's receipt."""
+    cluster = {"redis_cluster": True}
+    with replica(cluster_url, **cluster) as one, replica(cluster_url, **cluster) as two:
+        answer = post_check(two, CHECK)
+        held = one.post("/v1/receipts/verify", json={"receipt": answer["receipt"]}).json()
+        assert held["valid"] is True, held
+        assert held["kid"] == two.get("/readyz").json()["roll_signing_kid"]
+    node = redis.RedisCluster.from_url(cluster_url)
+    assert held["kid"].encode() in node.hkeys(HASH_KEY)
