@@ -13,6 +13,7 @@ from service.kernel.chance import chance
 from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.receipts import Receipt
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.odds import (
@@ -47,6 +48,7 @@ from service.rulesets.opend6.rules.spec import (
     StandardDifficulty,
     WildDieOnlyDifficulty,
 )
+from service.rulesets.opend6.rules.summary import opposed_summary, roll_summary
 
 __all__ = [
     "OddsAnswer",
@@ -179,16 +181,19 @@ def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
 
 
 class RollAnswer(RollResult, frozen=True, kw_only=True):
-    """A roll, and its odds when the request asked for them (`with_odds`; else null)."""
+    """A roll, its one-line summary, and its odds when the request asked for them
+    (`with_odds`; else null)."""
 
+    summary: Summary
     odds: OddsAnswer | None
     receipt: Receipt = None
 
 
 class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
-    """An opposed roll, and its odds when the request asked for them (`with_odds`; else
-    null)."""
+    """An opposed roll, its one-line summary, and its odds when the request asked for them
+    (`with_odds`; else null)."""
 
+    summary: Summary
     odds: OpposedOddsAnswer | None
     receipt: Receipt = None
 
@@ -202,7 +207,7 @@ def roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollAnswer:
         RulesError: the roll is refused (its odds would be refused alike).
     """
     result = resolve_roll(request, rng, roll_id)
-    return RollAnswer(**_fields_of(result, RollResult), odds=None)
+    return RollAnswer(**_fields_of(result, RollResult), summary=roll_summary(result), odds=None)
 
 
 def roll_odds_request(request: RollRequest) -> OddsRequest | None:
@@ -219,7 +224,9 @@ def roll_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) -> Op
         RulesError: either roll is refused (pointers under /initiator or /resister).
     """
     result = resolve_opposed(request, rng, roll_id)
-    return OpposedAnswer(**_fields_of(result, OpposedResult), odds=None)
+    return OpposedAnswer(
+        **_fields_of(result, OpposedResult), summary=opposed_summary(result), odds=None
+    )
 
 
 def opposed_odds_request(request: OpposedRequest) -> OpposedOddsRequest | None:
