@@ -71,6 +71,7 @@ from service.rulesets.bullseye.rules.conflicts.forecast import (
     forecast_request,
 )
 from service.rulesets.bullseye.rules.conflicts.forecast_cost import forecast_cost
+from service.rulesets.bullseye.rules.summary import submission_summary
 from service.sessions.access import issue_tokens
 from service.sessions.client_seeds import client_seed_routes
 from service.sessions.dice import FAIR_DICE_DESCRIPTION, with_fairness
@@ -157,13 +158,26 @@ def _round_or_wait(applied: Applied[Conflict], participant: str) -> Decision[Con
     if applied.history:
         return Decision(applied, 200, round_answer(applied.history[-1]))
     conflict = applied.state
+    check, may_spend, waiting = (
+        conflict.pending[participant],
+        participant in conflict.deciding,
+        waiting_for(conflict),
+    )
     accepted = SubmissionAccepted(
         round=conflict.round,
         participant=participant,
-        check=conflict.pending[participant],
-        may_spend_bullseye=participant in conflict.deciding,
-        waiting_for=waiting_for(conflict),
+        check=check,
+        may_spend_bullseye=may_spend,
+        waiting_for=waiting,
         deciding=deciding(conflict),
+        summary=submission_summary(
+            conflict.round,
+            participant,
+            check,
+            conflict.dice,
+            may_spend_bullseye=may_spend,
+            waiting_for=waiting,
+        ),
     )
     return Decision(applied, 202, accepted)
 

@@ -11,6 +11,7 @@ from msgspec import Meta
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import AwaitClientSeeds, ClientSeedsAtCreation, FairnessView
 from service.kernel.receipts import ReceiptsAsked
+from service.kernel.summary import Summary
 from service.kernel.values import Value, as_view
 from service.rulesets.bullseye.rules.checks import Effort
 from service.rulesets.bullseye.rules.conflicts import (
@@ -32,6 +33,7 @@ from service.rulesets.bullseye.rules.conflicts import (
     waiting_for,
 )
 from service.rulesets.bullseye.rules.dice import DiceKind
+from service.rulesets.bullseye.rules.summary import outcome_summary, round_summary
 from service.sessions.host import SessionSpec
 from service.sessions.keys import SessionKind
 from service.sessions.params import SessionTtl
@@ -154,13 +156,15 @@ class SubmissionAccepted(Value, frozen=True, kw_only=True, tag_field="kind", tag
     may_spend_bullseye: bool
     waiting_for: tuple[str, ...]
     deciding: tuple[str, ...]
+    summary: Summary
     receipt: SessionReceipt = None
 
 
 class RoundAnswer(Round, frozen=True, kw_only=True, tag="round"):
-    """A resolved round as an action answers it: with the action's receipt, which the
-    conflict's stored rounds never keep."""
+    """A resolved round as an action answers it: with its one-line summary and the
+    action's receipt, which the conflict's stored rounds never keep."""
 
+    summary: Summary
     receipt: SessionReceipt = None
 
 
@@ -168,7 +172,7 @@ def round_answer(resolved: Value) -> RoundAnswer:
     """``resolved`` (a conflict's history entry) as an action answers it (its ``receipt``
     the engine's to sign)."""
     assert isinstance(resolved, Round)
-    return RoundAnswer(**msgspec.structs.asdict(resolved))
+    return RoundAnswer(**msgspec.structs.asdict(resolved), summary=round_summary(resolved))
 
 
 class SubmitCheck(ParticipantCheck, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -183,6 +187,13 @@ class BullseyeDecision(Value, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     participant: Annotated[str, Meta(min_length=1, max_length=40)]
     spend: bool
+
+
+def _with_summary(outcome: OutcomeCheck | None) -> OutcomeCheck | None:
+    """An outcome check stored before summaries existed, given its line (§4.4)."""
+    if outcome is None or outcome.summary:
+        return outcome
+    return msgspec.structs.replace(outcome, summary=outcome_summary(outcome))
 
 
 def view_of(
@@ -202,7 +213,7 @@ def view_of(
         depletable_at_issue=conflict.depletable_at_issue,
         rounds=(*conflict.legacy_rounds, *rounds),
         winner=conflict.winner,
-        outcome=conflict.outcome,
+        outcome=_with_summary(conflict.outcome),
         submitted=submitted(conflict),
         waiting_for=waiting_for(conflict),
         deciding=deciding(conflict),

@@ -12,6 +12,7 @@ from service.kernel.bounds import Name, Seed
 from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.check_odds_answer import CheckOdds
 from service.rulesets.bullseye.rules.codes import RuleCode
@@ -43,6 +44,7 @@ from service.rulesets.bullseye.rules.modifiers import (
     situational_modifiers,
 )
 from service.rulesets.bullseye.rules.narration import Narrator, Outcome, narrator_for, outcome_of
+from service.rulesets.bullseye.rules.summary import check_summary
 from service.rulesets.bullseye.rules.tables import TABLES, TableName, labeller
 
 __all__ = [
@@ -199,6 +201,9 @@ class CheckResult(Value, frozen=True, kw_only=True):
     narrator: Narrator
     depletion: DepletionResult | None
     warnings: tuple[Concern, ...]
+    # Read off the finished result by resolve_check; the default lets outcome checks stored
+    # before summaries existed decode (§4.4, rules/conflicts/model.py).
+    summary: Summary = ""
     restoration: RestorationResult | None = None
     odds: CheckOdds | None = None
     receipt: Receipt = None
@@ -579,7 +584,7 @@ def resolve_check(
     yield_ = die_result + total_modifier
     spread = yield_ - request.target
     outcome = outcome_of(spread)
-    return CheckResult(
+    result = CheckResult(
         id=check_id,
         dice=request.dice,
         faces=faces,
@@ -600,3 +605,4 @@ def resolve_check(
         warnings=tuple(warnings),
         restoration=_restoration(request, spread),
     )
+    return msgspec.structs.replace(result, summary=check_summary(result))

@@ -67,6 +67,18 @@ ODDS_EXAMPLES = [
             "difficulty": {"kind": "number", "value": 12},
         },
     ),
+    Example(
+        summary="No difficulty yet: the chance of at least each total",
+        description="3D+1 with no difficulty: `chances.kind` is `total`, and "
+        "`chances.at_least` gives P(total ≥ t) for every total t the roll can make "
+        '("Determining Success", D2).',
+        value={"base": {"type": "skill", "code": "3D+1"}},
+    ),
+    Example(
+        summary="Wild Die Only",
+        description="One toss decides (D14): `chances.kind` is `wild_die_only`.",
+        value={"base": {"type": "skill", "code": "5D"}, "difficulty": {"kind": "wild_die_only"}},
+    ),
 ]
 
 _SNEAK = {"base": {"type": "skill", "code": "4D+1"}}

@@ -243,17 +243,28 @@ infinite series exactly (docs/opend6.md, "How the odds are computed"). Every pro
 comes as `exact`, a reduced fraction (`"767/1296"`; long shots have long ones), and `p`,
 the same rounded to 12 decimals.
 
-* `odds.distribution`: each total with `p` and `exact`, under the roll's `critical_failure`
-  option (default `cancel_highest`, D5), listed up to the first total T with P(total > T) ≤
-  10⁻¹²; `odds.tail` (`above`: T) is the exact rest, so the listing and the tail sum to
-  exactly 1. Totals no roll can make are left out.
-* `odds.mean` (12 decimals) and `odds.mean_exact` (a fraction); `odds.p_critical_success`
-  and `odds.p_critical_failure` (1/6 each).
-* `odds.p_success` under each option (`cancel_highest`, `complication`), against the
-  resolved `difficulty` (a resisting roll must beat it, D2). `p_success_with_complication`
-  is the chance of succeeding under `complication` with the Wild Die's first toss a 1.
-  No difficulty: both are null; an `automatic` one: 1 (and 0).
-* `wild_die_only` instead of `odds` for a Wild-Die-only difficulty: 1/6, 2/3, 1/6 (D14).
+`chances` holds the odds in one shape, tagged by `kind`; every member of a kind is always
+sent, none is null:
+
+* `total` (no difficulty) and `difficulty` (a total against one): `distribution`, each
+  total with `p` and `exact` under the roll's `critical_failure` option (default
+  `cancel_highest`, D5), listed up to the first total T with P(total > T) ≤ 10⁻¹²; `tail`
+  (`above`: T), the exact rest, so the listing and the tail sum to exactly 1 (totals no
+  roll can make are left out); `mean` (12 decimals) and `mean_exact` (a fraction);
+  `at_least`, P(total ≥ t) for every t from the lowest total to T — the chance to meet a
+  difficulty of t without naming one ("Determining Success", D2); `critical_success` and
+  `critical_failure`, the Wild Die's first toss (1/6 each).
+* `difficulty` adds `needed`, the least total that succeeds (the resolved difficulty; + 1
+  for a resisting roll, which must beat it, D2), `success` under each option
+  (`cancel_highest`, `complication`) and `success_with_complication`, the chance of
+  succeeding under `complication` with the Wild Die's first toss a 1. An `automatic`
+  difficulty: 1 (and 0).
+* `wild_die_only` (a Wild-Die-only difficulty): `critical_success`, `success`,
+  `complication`: 1/6, 2/3, 1/6 (D14).
+
+`odds` and `wild_die_only` are the same figures in the first release's shape (null
+siblings, `p_`-prefixed names), **deprecated**: they stay, unchanged, until a new version
+of the API removes them (docs/opend6.md, "Odds in one shape").
 
 Cheap enough to call on every keystroke: a 30D code with five Character Point dice takes
 a few ms the first time, well under 1 ms after; the largest (120D, 20 Character Point

@@ -21,6 +21,7 @@ from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import AwaitClientSeeds, ClientSeedsAtCreation, FairnessView
 from service.kernel.receipts import ReceiptsAsked
 from service.kernel.sessions import GM, require_gm
+from service.kernel.summary import MaybeSummary
 from service.kernel.values import Value, as_view
 from service.rulesets.opend6.api.examples import MOVE_EXAMPLES, SCENE_EXAMPLES
 from service.rulesets.opend6.api.scene_views import (
@@ -45,6 +46,7 @@ from service.rulesets.opend6.rules.scenes.model import (
 )
 from service.rulesets.opend6.rules.scenes.moves import SceneMove, SceneMoveType
 from service.rulesets.opend6.rules.scenes.play import apply, new_scene
+from service.rulesets.opend6.rules.summary import move_summary
 from service.sessions.access import issue_tokens
 from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice, with_fairness
 from service.sessions.engine import Decision, SessionEngine, etag
@@ -158,11 +160,13 @@ class SceneCreated(SceneView, frozen=True, kw_only=True):
 
 
 class SceneMoveMade(Value, frozen=True, kw_only=True):
-    """The move as applied, its log entry, and the scene after it."""
+    """The move as applied, its log entry, the scene after it, and the roll it made or
+    resolved in one line (null when it rolled nothing)."""
 
     move: SceneMoveType
     result: SceneLogEntry
     scene: SceneState
+    summary: MaybeSummary
     receipt: SessionReceipt = None
 
 
@@ -448,7 +452,10 @@ class SceneController(Controller):
             entry = applied.history[-1]
             assert isinstance(entry, SceneLogEntry)
             made = SceneMoveMade(
-                move=SceneMoveType.of(data), result=entry, scene=state_of(applied.state)
+                move=SceneMoveType.of(data),
+                result=entry,
+                scene=state_of(applied.state),
+                summary=move_summary(data, entry, applied.state),
             )
             return Decision(applied, 200, made)
 

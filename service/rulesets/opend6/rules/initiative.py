@@ -11,6 +11,7 @@ from service.kernel.bounds import Seed
 from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.codes import CodeText, DieCode, code_of
 from service.rulesets.opend6.rules.rolled_code import repointed
@@ -25,6 +26,7 @@ from service.rulesets.opend6.rules.spec import (
     RollKind,
     RollRequest,
 )
+from service.rulesets.opend6.rules.summary import initiative_summary
 
 __all__ = [
     "TIE_KEYS",
@@ -93,6 +95,7 @@ class InitiativePlace(Value, frozen=True, kw_only=True):
 
 class InitiativeResult(Value, frozen=True, kw_only=True):
     order: tuple[InitiativePlace, ...]
+    summary: Summary
     receipt: Receipt = None
 
 
@@ -171,4 +174,4 @@ def roll_initiative(
                 decided_by=decided_by,
             )
         )
-    return InitiativeResult(order=tuple(order))
+    return InitiativeResult(order=tuple(order), summary=initiative_summary(tuple(order)))

@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 from service.kernel.chance import Chance, Exact, Probability, chance, fraction_of
@@ -54,22 +55,30 @@ from service.rulesets.opend6.rules.spec import CriticalFailure
 
 __all__ = [
     "LISTING_CUTOFF",
+    "AtLeastOdds",
+    "DifficultyChances",
     "ExactOpposedOdds",
     "ExactRollOdds",
     "ExactWildDieOnlyOdds",
     "OpposedOdds",
+    "RollChances",
     "RollDice",
     "RollOdds",
     "SuccessOdds",
     "TailOdds",
+    "TotalChances",
     "TotalOdds",
+    "WildDieOnlyChances",
     "WildDieOnlyOdds",
+    "chances",
     "exact_odds",
     "exact_opposed_odds",
     "exact_wild_die_only_odds",
+    "legacy_odds",
     "odds",
     "opposed_odds",
     "total_prefix",
+    "wild_die_only_chances",
     "wild_die_only_odds",
 ]
 
@@ -142,6 +151,73 @@ class RollOdds(Value, frozen=True, kw_only=True):
     p_critical_failure: Chance
     p_success: SuccessOdds | None = None
     p_success_with_complication: Chance | None = None
+
+
+class AtLeastOdds(Value, frozen=True, kw_only=True):
+    """``P(total ≥ total)``: the chance to meet that number, as against a difficulty of it
+    ("Determining Success", D2)."""
+
+    total: int
+    p: Probability
+    exact: Exact
+
+
+_AT_LEAST_DESCRIPTION = (
+    "`P(total ≥ t)` for every total t from the lowest the roll can make to `tail.above`, "
+    "ascending: the chance to meet a difficulty of t without naming one (D2; a resisting "
+    "roll must beat it: read the row of t + 1). Below the first row the chance is 1; past "
+    "the last, `P(total ≥ tail.above + 1)` is `tail`."
+)
+
+
+class TotalChances(Value, frozen=True, kw_only=True, tag_field="kind", tag="total"):
+    """A rolled total and no difficulty (`kind: total`): its distribution under the roll's
+    own Critical Failure option (D5), the chance of every "at least" total, and the Wild
+    Die's Critical Success and Critical Failure (1/6 each)."""
+
+    distribution: tuple[TotalOdds, ...]
+    tail: TailOdds
+    mean: Annotated[float, Meta(description="The expected total, to 12 decimals.")]
+    mean_exact: MeanExact
+    at_least: Annotated[tuple[AtLeastOdds, ...], Meta(description=_AT_LEAST_DESCRIPTION)]
+    critical_success: Chance
+    critical_failure: Chance
+
+
+class DifficultyChances(TotalChances, frozen=True, kw_only=True, tag="difficulty"):
+    """A rolled total against a difficulty (`kind: difficulty`): everything of `total`, the
+    least total that succeeds (`needed`: the difficulty, + 1 for a resisting roll, D2) and
+    the chance of success under each Critical Failure option (D5). An `automatic`
+    difficulty succeeds without a roll: 1 under both, 0 with a complication."""
+
+    needed: int
+    success: SuccessOdds
+    success_with_complication: Annotated[
+        Chance,
+        Meta(
+            description="Under `complication`: the roll succeeds and the Wild Die's first "
+            "toss was a 1 (a success with a complication)."
+        ),
+    ]
+
+
+class WildDieOnlyChances(Value, frozen=True, kw_only=True, tag_field="kind", tag="wild_die_only"):
+    """Wild Die Only (`kind: wild_die_only`, D14): one toss, no explosion — 6 a Critical
+    Success, 1 a success with a complication, anything else a plain success."""
+
+    critical_success: Chance
+    success: Chance
+    complication: Chance
+
+
+RollChances = Annotated[
+    TotalChances | DifficultyChances | WildDieOnlyChances,
+    Meta(
+        description="The roll's odds in one shape, by `kind`: `total` (no difficulty), "
+        "`difficulty` (a total against one) or `wild_die_only` (one toss, D14). Every "
+        "member is always sent; no sibling is null."
+    ),
+]
 
 
 class WildDieOnlyOdds(Value, frozen=True, kw_only=True):
@@ -260,6 +336,62 @@ def wild_die_only_odds() -> WildDieOnlyOdds:
     """:func:`exact_wild_die_only_odds` in the answer's shape."""
     exact = exact_wild_die_only_odds()
     return WildDieOnlyOdds(
+        critical_success=chance(exact.critical_success),
+        success=chance(exact.success),
+        complication=chance(exact.complication),
+    )
+
+
+def chances(dice: RollDice, needed: int | None = None) -> TotalChances | DifficultyChances:
+    """The odds of a rolled total in the one shape of :data:`RollChances`: `total`, or
+    `difficulty` when the roll succeeds iff its total ≥ ``needed`` (D2)."""
+    listed = odds(dice, needed)
+    total = TotalChances(
+        distribution=listed.distribution,
+        tail=listed.tail,
+        mean=listed.mean,
+        mean_exact=listed.mean_exact,
+        at_least=tuple(
+            AtLeastOdds(total=total + dice.pips, p=p, exact=text)
+            for total, p, text in _at_least_rows(
+                dice.regular, dice.cp_dice, CriticalFailure(dice.critical_failure)
+            )
+        ),
+        critical_success=listed.p_critical_success,
+        critical_failure=listed.p_critical_failure,
+    )
+    if needed is None:
+        return total
+    assert listed.p_success is not None
+    assert listed.p_success_with_complication is not None
+    return DifficultyChances(
+        **msgspec.structs.asdict(total),
+        needed=needed,
+        success=listed.p_success,
+        success_with_complication=listed.p_success_with_complication,
+    )
+
+
+def legacy_odds(rolled: TotalChances | DifficultyChances) -> RollOdds:
+    """The deprecated ``odds`` member (its nullable siblings) read off the new shape: one
+    computation, two shapes, until the old one goes with a new version."""
+    judged = rolled if isinstance(rolled, DifficultyChances) else None
+    return RollOdds(
+        distribution=rolled.distribution,
+        tail=rolled.tail,
+        mean=rolled.mean,
+        mean_exact=rolled.mean_exact,
+        p_critical_success=rolled.critical_success,
+        p_critical_failure=rolled.critical_failure,
+        p_success=None if judged is None else judged.success,
+        p_success_with_complication=None if judged is None else judged.success_with_complication,
+    )
+
+
+def wild_die_only_chances() -> WildDieOnlyChances:
+    """:func:`exact_wild_die_only_odds` as a member of :data:`RollChances`."""
+    exact = exact_wild_die_only_odds()
+    return WildDieOnlyChances(
         critical_success=chance(exact.critical_success),
         success=chance(exact.success),
         complication=chance(exact.complication),
@@ -433,6 +565,25 @@ def _rows(
     hundred long fractions is most of a warm answer's work, so it is done once."""
     listed, _, _ = _listing(regular, cp_dice, option)
     return tuple((total, *fraction_of(p)) for total, p in listed.items())
+
+
+@lru_cache(maxsize=128)
+def _at_least_rows(
+    regular: int, cp_dice: int, option: CriticalFailure
+) -> tuple[tuple[int, float, str], ...]:
+    """``(t, p, exact)`` of ``P(total ≥ t)`` for every t from the lowest possible total to
+    the listing's end (pips left out): the listed weights summed from the top, plus the
+    exact tail beyond. Cached like :func:`_rows`, for the same reason."""
+    listed, _, tail = _listing(regular, cp_dice, option)
+    weights, denominator = listed.weights, listed.denominator
+    first = next(index for index, weight in enumerate(weights) if weight)
+    rows: list[tuple[int, float, str]] = []
+    above = 0
+    for index in range(len(weights) - 1, first - 1, -1):
+        above += weights[index]
+        rows.append((listed.low + index, *fraction_of(Fraction(above, denominator) + tail)))
+    rows.reverse()
+    return tuple(rows)
 
 
 def _decimal(value: Fraction) -> float:

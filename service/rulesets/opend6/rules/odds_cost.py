@@ -10,6 +10,8 @@ bits long (``6^regular·5^cp_dice``), and with its exploding dice (``cp_dice + 1
   per ``(regular, cp_dice)``: a few big-integer convolutions of ``L`` terms;
 * one roll's listing: a prefix of ``L`` and more totals under each part of its total
   (`cancel_highest` has two parts, the Wild Die's first toss 1…5 or 6; `complication` one);
+* its "at least" rows (``chances.at_least``): one more reduced fraction per listed total,
+  about ``L`` of them, once per roll whatever its parts;
 * an opposed pair: for each pair of parts, six products of ``L/6`` terms of ``B`` bits
   (Karatsuba, so ``(size)^1.585``) and a closed-form sum over ``L/6`` gaps of degree
   ``cp_dice``.
@@ -26,6 +28,9 @@ Cached answers cost far less: this is the cold cost. The dearest request the bou
 allow, two different sides of nearly the most dice (120D with 20 Character Point dice
 against 120D with 19, `cancel_highest`: both sides built), is estimated at 90 ms
 (measured 73 ms); the dearest single roll (120D, 20 CP dice) at 64 ms (measured 50 ms).
+The "at least" rows came later, fitted the same way over ``regular`` 2…119 and ``cp_dice``
+0…20 (0.5 ms at 3D, 7–10 ms at 120D with 20 CP dice, on a machine loaded well past its
+cores, so an upper reading); the dearest single roll is now estimated at 77 ms.
 """
 
 from __future__ import annotations
@@ -55,11 +60,13 @@ REFUSED_COST = 50.0  # µs: a request refused before any odds (a code that canno
 
 
 def dice_odds_cost(dice: RollDice) -> float:
-    """Microseconds to answer one roll's odds cold (build, listing, success chances)."""
+    """Microseconds to answer one roll's odds cold (build, listing, "at least" rows,
+    success chances)."""
     parts = _parts(dice)
     size = _length(dice) / 100
     listing = 420 + parts * (198 * size + 227 * size**2 + 39 * (dice.cp_dice + 1))
-    return SAFETY * (_build(dice) + listing)
+    at_least = 400 + 11 * _length(dice)
+    return SAFETY * (_build(dice) + listing + at_least)
 
 
 def opposed_dice_cost(initiator: RollDice, resister: RollDice) -> float:

@@ -5,24 +5,30 @@ odds request it makes (the service computes those through its odds gate)."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec import Meta
 
 from service.kernel.chance import chance
 from service.kernel.dice import RandomSource
 from service.kernel.errors import RulesError
 from service.kernel.receipts import Receipt
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.odds import (
+    DifficultyChances,
     OpposedOdds,
+    RollChances,
     RollDice,
     RollOdds,
     SuccessOdds,
     WildDieOnlyOdds,
-    odds,
+    chances,
+    legacy_odds,
     opposed_odds,
+    wild_die_only_chances,
     wild_die_only_odds,
 )
 from service.rulesets.opend6.rules.opposed import (
@@ -47,6 +53,7 @@ from service.rulesets.opend6.rules.spec import (
     StandardDifficulty,
     WildDieOnlyDifficulty,
 )
+from service.rulesets.opend6.rules.summary import opposed_summary, roll_summary
 
 __all__ = [
     "OddsAnswer",
@@ -64,17 +71,40 @@ __all__ = [
 ]
 
 
+_DEPRECATED = (
+    "**Deprecated**, kept byte for byte until a new version removes it: read `chances`, "
+    "which always holds the same figures in one shape, by `kind` (docs/opend6.md, "
+    '"Odds in one shape"). '
+)
+
+
 class OddsAnswer(Value, frozen=True, kw_only=True):
-    """What the roll would be, and its odds: ``odds`` for a rolled total, or
-    ``wild_die_only`` for a Wild-Die-only difficulty (one toss, D14)."""
+    """What the roll would be, and its odds in one shape: ``chances``, tagged by ``kind``
+    (``total``, ``difficulty`` or ``wild_die_only``). ``odds`` and ``wild_die_only`` are
+    the same figures in the first release's shape, deprecated."""
 
     rolled_code: str
     regular_dice: int
     cp_dice: int
     pips: int
     difficulty: ResolvedDifficulty | None
-    odds: RollOdds | None
-    wild_die_only: WildDieOnlyOdds | None
+    chances: RollChances
+    odds: Annotated[
+        RollOdds | None,
+        Meta(
+            description=_DEPRECATED + "A rolled total's odds; null for a Wild-Die-only "
+            "difficulty. `p_success` and `p_success_with_complication` are null without a "
+            "difficulty.",
+            extra_json_schema={"deprecated": True},
+        ),
+    ]
+    wild_die_only: Annotated[
+        WildDieOnlyOdds | None,
+        Meta(
+            description=_DEPRECATED + "A Wild-Die-only difficulty's odds (D14); else null.",
+            extra_json_schema={"deprecated": True},
+        ),
+    ]
 
 
 class OpposedOddsRequest(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -125,30 +155,40 @@ def roll_odds(request: OddsRequest) -> OddsAnswer:
     difficulty = resolve_difficulty(request, concerns)
     if concerns:
         raise RulesError.from_concerns(concerns)
-    answer = OddsAnswer(
+    if isinstance(request.difficulty, WildDieOnlyDifficulty):
+        return OddsAnswer(
+            rolled_code=text,
+            regular_dice=dice.regular,
+            cp_dice=dice.cp_dice,
+            pips=dice.pips,
+            difficulty=difficulty,
+            chances=wild_die_only_chances(),
+            odds=None,
+            wild_die_only=wild_die_only_odds(),
+        )
+    needed = difficulty.value if difficulty is not None else None
+    if needed is not None and not request.roller_is_initiator:
+        needed += 1  # a resisting roll must beat the difficulty (D2)
+    rolled = chances(dice, needed)
+    if isinstance(rolled, DifficultyChances) and (
+        isinstance(request.difficulty, StandardDifficulty)
+        and request.difficulty.level is Level.AUTOMATIC
+    ):  # nothing is rolled: success, whatever the dice would show
+        rolled = msgspec.structs.replace(
+            rolled,
+            success=SuccessOdds(cancel_highest=chance(1), complication=chance(1)),
+            success_with_complication=chance(0),
+        )
+    return OddsAnswer(
         rolled_code=text,
         regular_dice=dice.regular,
         cp_dice=dice.cp_dice,
         pips=dice.pips,
         difficulty=difficulty,
-        odds=None,
+        chances=rolled,
+        odds=legacy_odds(rolled),
         wild_die_only=None,
     )
-    if isinstance(request.difficulty, WildDieOnlyDifficulty):
-        return msgspec.structs.replace(answer, wild_die_only=wild_die_only_odds())
-    target = difficulty.value if difficulty is not None else None
-    if target is not None and not request.roller_is_initiator:
-        target += 1  # a resisting roll must beat the difficulty (D2)
-    computed = odds(dice, target)
-    if isinstance(request.difficulty, StandardDifficulty) and (
-        request.difficulty.level is Level.AUTOMATIC
-    ):  # nothing is rolled: success, whatever the dice would show
-        computed = msgspec.structs.replace(
-            computed,
-            p_success=SuccessOdds(cancel_highest=chance(1), complication=chance(1)),
-            p_success_with_complication=chance(0),
-        )
-    return msgspec.structs.replace(answer, odds=computed)
 
 
 def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
@@ -179,16 +219,19 @@ def opposed_roll_odds(request: OpposedOddsRequest) -> OpposedOddsAnswer:
 
 
 class RollAnswer(RollResult, frozen=True, kw_only=True):
-    """A roll, and its odds when the request asked for them (`with_odds`; else null)."""
+    """A roll, its one-line summary, and its odds when the request asked for them
+    (`with_odds`; else null)."""
 
+    summary: Summary
     odds: OddsAnswer | None
     receipt: Receipt = None
 
 
 class OpposedAnswer(OpposedResult, frozen=True, kw_only=True):
-    """An opposed roll, and its odds when the request asked for them (`with_odds`; else
-    null)."""
+    """An opposed roll, its one-line summary, and its odds when the request asked for them
+    (`with_odds`; else null)."""
 
+    summary: Summary
     odds: OpposedOddsAnswer | None
     receipt: Receipt = None
 
@@ -202,7 +245,7 @@ def roll(request: RollRequest, rng: RandomSource, roll_id: str) -> RollAnswer:
         RulesError: the roll is refused (its odds would be refused alike).
     """
     result = resolve_roll(request, rng, roll_id)
-    return RollAnswer(**_fields_of(result, RollResult), odds=None)
+    return RollAnswer(**_fields_of(result, RollResult), summary=roll_summary(result), odds=None)
 
 
 def roll_odds_request(request: RollRequest) -> OddsRequest | None:
@@ -219,7 +262,9 @@ def roll_opposed(request: OpposedRequest, rng: RandomSource, roll_id: str) -> Op
         RulesError: either roll is refused (pointers under /initiator or /resister).
     """
     result = resolve_opposed(request, rng, roll_id)
-    return OpposedAnswer(**_fields_of(result, OpposedResult), odds=None)
+    return OpposedAnswer(
+        **_fields_of(result, OpposedResult), summary=opposed_summary(result), odds=None
+    )
 
 
 def opposed_odds_request(request: OpposedRequest) -> OpposedOddsRequest | None:

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Label, Seed
 from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.quick_shot.rules.bets import (
     QuickShotWillpower,
@@ -42,6 +44,7 @@ from service.rulesets.quick_shot.rules.difficulties import (
 )
 from service.rulesets.quick_shot.rules.effect import list_order_successes, plan, pool_effect
 from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
+from service.rulesets.quick_shot.rules.summary import gamble_summary
 
 __all__ = [
     "ActionKind",
@@ -299,6 +302,7 @@ class QuickShotGambleResult(Value, frozen=True, kw_only=True):
     ]
     wp: QuickShotWpResult
     warnings: Annotated[tuple[QuickShotWarning, ...], Meta(max_length=2)]
+    summary: Summary
     odds: Annotated[
         QuickShotOddsAnswer | None,
         Meta(
@@ -525,7 +529,7 @@ def resolve_gamble(
                 "the GM imposes an additional, significantly negative effect instead (D8).",
             )
         )
-    return QuickShotGambleResult(
+    result = QuickShotGambleResult(
         id=gamble_id,
         dice_count=len(faces),
         target_number=request.target_number,
@@ -540,8 +544,10 @@ def resolve_gamble(
         outcome_label=_label(request.decline, overall, critical),
         wp=wp,
         warnings=tuple(warnings),
+        summary="",  # read off the finished result, below
         odds=None,
     )
+    return msgspec.structs.replace(result, summary=gamble_summary(result))
 
 
 def _dice(

@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import Annotated
 
+import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
 from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.self_conflict.rules.check_warnings import (
     SelfConflictCheckWarning,
@@ -32,6 +34,7 @@ from service.rulesets.self_conflict.rules.scale import (
     talent_label,
     written_talent,
 )
+from service.rulesets.self_conflict.rules.summary import check_summary
 
 __all__ = [
     "CRITICAL_FAILURE_FACE",
@@ -300,6 +303,7 @@ class TalentCheckResult(Value, frozen=True, kw_only=True):
     ]
     karma: SelfConflictKarmaResult
     warnings: Annotated[tuple[SelfConflictCheckWarning, ...], Meta(max_length=4)]
+    summary: Summary
     odds: Annotated[
         TalentOddsAnswer | None,
         Meta(
@@ -559,7 +563,7 @@ def resolve_check(
     name = request.talent.name
     label = talent_label(level)
     assert label is not None
-    return TalentCheckResult(
+    result = TalentCheckResult(
         id=check_id,
         talent=SelfConflictTalentView(
             name=name,
@@ -582,5 +586,7 @@ def resolve_check(
             balance_after=karma.balance - abs(k) + gained if karma is not None else None,
         ),
         warnings=shape_warnings(request),
+        summary="",  # read off the finished result, below
         odds=None,
     )
+    return msgspec.structs.replace(result, summary=check_summary(result))

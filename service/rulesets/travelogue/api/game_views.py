@@ -10,6 +10,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from service.kernel.summary import MaybeSummary
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.faces import PoolFaces
 from service.rulesets.travelogue.rules.game.actions import (
@@ -61,10 +62,12 @@ class CreatedGame(GameView, frozen=True, kw_only=True):
 
 
 class ActionTaken(Value, frozen=True, kw_only=True):
-    """The game after the action, and the events it put on the stream, in order."""
+    """The game after the action, the events it put on the stream, in order, and the roll
+    it made in one line (null when it rolled nothing)."""
 
     game: GameState
     events: tuple[GameEvent, ...]
+    summary: MaybeSummary
     receipt: SessionReceipt = None
 
 

@@ -56,6 +56,7 @@ from service.rulesets.travelogue.rules.odds import PoolsOdds, pools_odds
 from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import Seed
 from service.rulesets.travelogue.rules.sheet import MAX_PLAYERS, Sheet
+from service.rulesets.travelogue.rules.summary import action_summary
 from service.sessions.access import issue_tokens
 from service.sessions.dice import FAIR_DICE_DESCRIPTION, SessionDice, with_fairness
 from service.sessions.engine import Decision, SessionEngine, etag
@@ -370,6 +371,7 @@ class GameController(Controller):
             taken = ActionTaken(
                 game=game_state(applied.state, version=version),
                 events=applied.events,  # type: ignore[arg-type]  # the game's own events
+                summary=action_summary(applied.events),  # type: ignore[arg-type]  # the same
             )
             return Decision(applied, 200, taken)
 

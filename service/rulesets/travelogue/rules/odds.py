@@ -31,6 +31,7 @@ from service.kernel.chance import Chance, Exact, Probability, chance, fraction_o
 from service.kernel.dice import RandomSource
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt
+from service.kernel.summary import Summary
 from service.kernel.values import Value
 from service.rulesets.travelogue.rules.pools import (
     FinalOutcome,
@@ -41,6 +42,7 @@ from service.rulesets.travelogue.rules.pools import (
 )
 from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest, roll_pools
 from service.rulesets.travelogue.rules.stats import Track
+from service.rulesets.travelogue.rules.summary import pools_summary
 
 __all__ = [
     "MAX_ODDS_DICE",
@@ -243,8 +245,10 @@ def pools_odds(request: PoolsRequest) -> PoolsOdds:
 
 
 class PoolsRollResult(Pools, frozen=True, kw_only=True):
-    """A stateless roll of the pools (steps 3–7) and, when asked, its odds."""
+    """A stateless roll of the pools (steps 3–7), its one-line summary and, when asked, its
+    odds."""
 
+    summary: Summary
     odds: Annotated[
         PoolsOdds | None,
         Meta(
@@ -264,7 +268,7 @@ def roll_answer(request: PoolsRollRequest, rng: RandomSource) -> PoolsRollResult
         RulesError: those of :func:`roll_pools`.
     """
     pools = roll_pools(request, rng)
-    return PoolsRollResult(**msgspec.structs.asdict(pools), odds=None)
+    return PoolsRollResult(**msgspec.structs.asdict(pools), summary=pools_summary(pools), odds=None)
 
 
 def pools_odds_request(request: PoolsRollRequest) -> PoolsRequest | None:

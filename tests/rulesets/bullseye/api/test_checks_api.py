@@ -41,6 +41,11 @@ def test_a_check_with_supplied_faces_follows_the_book(client: TestClient) -> Non
             {"name": "health", "current": 31, "maximum": 42, "impairment": -2, "state": "impaired"}
         ],
     }
+    # The same, in one line for a chat bot (rules/summary.py).
+    assert body["summary"] == (
+        "d20 17 +7 = yield 24 (Good) vs target 15 (Hard): success, spread +9 (Solid Success); "
+        "the opposition loses 12"
+    )
     assert response.headers["x-request-id"]
 
 
@@ -198,6 +203,10 @@ def test_a_batch_resolves_in_order(client: TestClient) -> None:
     )
     assert response.status_code == 200
     assert [r["outcome"] for r in response.json()["results"]] == ["failure", "success"]
+    assert [r["summary"].split(": ")[1] for r in response.json()["results"]] == [
+        "failure, spread -2 (Narrow Miss)",  # §2.4.1: each item its own line
+        "success, spread +13 (Notable Success)",
+    ]
 
 
 def test_one_bad_item_fails_the_whole_batch_with_pointers_to_it(client: TestClient) -> None:

@@ -86,6 +86,8 @@ def test_a_round_submitted_check_by_check(client: TestClient) -> None:
         "may_spend_bullseye": False,
         "waiting_for": ["gm", "bo"],
         "deciding": [],
+        # §4.3: her yield alone; nothing is judged until the round resolves.
+        "summary": "Round 1: ana d20 15 +7 = yield 22 (Good); waiting for gm, bo",
         "receipt": None,  # the conflict asked for no receipts (and the table rolled)
     }
     assert_problem(
@@ -130,6 +132,10 @@ def test_a_round_submitted_check_by_check(client: TestClient) -> None:
     ]
     assert round_["scores_before"] == {"players": 22, "opposition": 44}
     assert round_["scores_after"] == {"players": 14, "opposition": 29}
+    assert round_["summary"] == (
+        "Round 1: GM yield 12; ana 22 (opposition loses 15), bo 5 (players lose 8); "
+        "scores players 14, opposition 29"
+    )
     assert client.get(path, headers=bearer(gm)).json()["round"] == 2
 
 

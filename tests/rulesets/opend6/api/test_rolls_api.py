@@ -149,6 +149,25 @@ def test_the_odds_of_a_wild_die_only_roll(client: TestClient) -> None:
     }
 
 
+def test_the_odds_without_a_difficulty_give_the_chance_of_at_least_each_total(
+    client: TestClient,
+) -> None:
+    """ "Determining Success" without a difficulty: `chances` (kind `total`) lists P(total
+    ≥ t) for every t; 2D's P(≥ 7) is the 5/9 a difficulty of 7 succeeds with. The first
+    release's `odds` still answers, and is published as deprecated."""
+    body = client.post(
+        "/v1/opend6/rolls/odds", json={"base": {"type": "skill", "code": "2D"}}
+    ).json()
+    assert body["chances"]["kind"] == "total"
+    seven = next(row for row in body["chances"]["at_least"] if row["total"] == 7)
+    assert seven == {"total": 7, "p": 0.555555555556, "exact": "5/9"}
+    assert body["odds"]["p_success"] is None
+    answer = client.get("/openapi.json").json()["components"]["schemas"]["OpenD6OddsAnswer"]
+    assert answer["properties"]["odds"]["deprecated"] is True
+    assert answer["properties"]["wild_die_only"]["deprecated"] is True
+    assert "deprecated" not in answer["properties"]["chances"]
+
+
 def test_the_odds_refuse_what_the_roll_would_refuse(client: TestClient) -> None:
     assert_problem(
         client.post(

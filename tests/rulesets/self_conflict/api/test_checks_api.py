@@ -79,6 +79,8 @@ def test_a_check_with_the_tables_faces_explains_every_die(client: TestClient) ->
         "outcome_label": "Total success",
         "karma": {"balance_before": 2, "modifier": -1, "spent": 1, "gained": 0, "balance_after": 1},
         "warnings": [],
+        "summary": "Talent 4 (Fairly): Self 3-1=2 under, Conflict 3+1=4 equal (re-roll 6): "
+        "12 points, Total success; karma spent 1",
         "odds": None,
         "receipt": None,
     }

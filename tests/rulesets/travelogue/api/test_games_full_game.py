@@ -26,6 +26,9 @@ def test_the_full_game_over_http_ends_at_version_52_going_for_broke(client: Test
         version += 1
         assert answer.headers["etag"] == f'"{version}"'
         assert {event["version"] for event in answer.json()["events"]} == {version}
+        # An action that rolls says so in one line (rules/summary.py); any other, null.
+        rolls = action.__struct_config__.tag in ("roll_attention", "roll_pools", "roll_final")
+        assert (answer.json()["summary"] is not None) == rolls, (index, answer.json()["summary"])
     assert version == 52
     final = game.read("vera").json()
     assert (final["version"], final["actions"], final["status"]) == (52, 51, "ended")

@@ -119,6 +119,7 @@ def test_caught_or_escape_over_http(client: TestClient) -> None:
         "armor_x_angel": 3,
         "exposure": True,
         "at_risk": True,
+        "summary": "Shooter 2+6+5, S 1; Angel 1+3, A 2: running; cracking and exposure, at risk",
         "odds": None,
         "receipt": None,
     }

@@ -34,6 +34,7 @@ from service.rulesets.bullseye.rules.conflicts.opening import refuse
 from service.rulesets.bullseye.rules.conflicts.rounds import bullseyes_after, examine
 from service.rulesets.bullseye.rules.depletion import DepletionSide, depletion_amount
 from service.rulesets.bullseye.rules.modifiers import ModifierLine, ModifierSource, Quality
+from service.rulesets.bullseye.rules.summary import outcome_summary
 
 __all__ = ["make_outcome"]
 
@@ -231,6 +232,7 @@ def make_outcome(
         losses=losses,
         players_after=after,
     )
+    outcome = msgspec.structs.replace(outcome, summary=outcome_summary(outcome))
     conflict = msgspec.structs.replace(
         conflict,
         players=players,

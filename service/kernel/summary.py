@@ -1,0 +1,68 @@
+"""One line a chat bot may post as is: the ``summary`` of every answer that reports a roll.
+
+Each ruleset words its own summaries (``rules/summary.py``, in the book's vocabulary) from
+the result object alone, so the same answer always has the same line. What they share is
+here: the bound, the alphabet (printable ASCII, so no line break, no control character
+and nothing a chat client reads as markup but what ids may hold) and how a line that
+would run long is shortened.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta
+
+__all__ = ["MAX_SUMMARY", "SUMMARY_PATTERN", "MaybeSummary", "Summary", "fitting", "signed"]
+
+MAX_SUMMARY = 200
+SUMMARY_PATTERN = rf"^[ -~]{{1,{MAX_SUMMARY}}}$"
+_ELLIPSIS = "..."
+
+_DESCRIPTION = (
+    "The roll in one line, for a chat bot to post as is: what was rolled, the total and "
+    "the outcome in the game's own words. Plain printable ASCII, no line break, no "
+    f"markdown, at most {MAX_SUMMARY} characters; built from this answer alone, so the "
+    "same answer always has the same line. Ids appear as sent; names and labels never do."
+)
+
+Summary = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=MAX_SUMMARY,
+        pattern=SUMMARY_PATTERN,
+        description=_DESCRIPTION,
+    ),
+]
+MaybeSummary = Annotated[
+    Summary | None,
+    Meta(description=f"{_DESCRIPTION} Null when the action rolled nothing."),
+]
+
+
+def signed(value: int) -> str:
+    """A modifier as the books write it: ``+3``, ``-2``, ``+0``."""
+    return f"{value:+d}"
+
+
+def fitting(*candidates: str) -> str:
+    """The first candidate that fits in :data:`MAX_SUMMARY` characters (give the fullest
+    first, then shorter wordings), else the last cut at a word and marked ``...``.
+
+    Raises:
+        ValueError: no candidate, or the one chosen holds a character outside printable
+            ASCII (a wording bug: summaries are built from the service's words and ids).
+    """
+    if not candidates:
+        raise ValueError("no summary to choose from")
+    for chosen in candidates:  # a loop: a generator costs more than the rest (hot path)
+        if len(chosen) <= MAX_SUMMARY:
+            break
+    else:
+        keep = candidates[-1][: MAX_SUMMARY - len(_ELLIPSIS)]
+        cut = keep.rfind(" ")
+        chosen = (keep[:cut] if cut > 0 else keep).rstrip(" ,;:") + _ELLIPSIS
+    if not (chosen.isascii() and chosen.isprintable() and chosen.strip()):  # [ -~]+
+        raise ValueError(f"a summary is one line of printable ASCII: {chosen!r}")
+    return chosen
