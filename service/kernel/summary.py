@@ -20,8 +20,8 @@ SUMMARY_PATTERN = rf"^[ -~]{{1,{MAX_SUMMARY}}}$"
 _ELLIPSIS = "..."
 
 _DESCRIPTION = (
-    "The roll in one line, for a chat bot to post as is: what was rolled, the total and "
-    "the outcome in the game's own words. Plain printable ASCII, no line break, no "
+    "A one-line summary of the roll, for a chat bot to post as is: what was rolled, the "
+    "total and the outcome in the game's own words. Plain printable ASCII, no line break, no "
     f"markdown, at most {MAX_SUMMARY} characters; built from this answer alone, so the "
     "same answer always has the same line. Ids appear as sent; names and labels never do."
 )
@@ -33,6 +33,7 @@ Summary = Annotated[
         max_length=MAX_SUMMARY,
         pattern=SUMMARY_PATTERN,
         description=_DESCRIPTION,
+        examples=["d20 11 +4 = yield 15 (Above Average) vs target 15 (Hard): stalemate"],
     ),
 ]
 MaybeSummary = Annotated[

@@ -18,6 +18,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.http.ratelimit import lease_cap
 from service.http.rates import Rate, parse_rate
+from service.http.roll_keys import new_private_jwk
 from service.settings import Settings
 from tests.support.metrics import sample
 from tests.support.proxy import HoldingProxy
@@ -81,7 +82,12 @@ def test_health_is_never_limited_and_keys_count_apart(redis_url: str, tmp_path: 
 
 
 def test_an_unreachable_limiter_refuses_nothing(tmp_path: Path) -> None:
-    env = {"REDIS_URL": f"unix://{tmp_path / 'gone.sock'}", "RATE_LIMIT": "1/minute"}
+    env = {
+        "REDIS_URL": f"unix://{tmp_path / 'gone.sock'}",
+        "RATE_LIMIT": "1/minute",
+        # Configured keys: nothing else asks the missing Redis (a generated key is published).
+        "ROLL_SIGNING_KEYS": json.dumps([new_private_jwk()]),
+    }
     app = ServedApp(env, tmp_path / "log")
     try:
         app.wait_ready()
