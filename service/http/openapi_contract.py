@@ -202,7 +202,12 @@ def _entity_tag_parameters(operation: dict[str, Any]) -> None:
     service checks itself (a 400 `invalid-precondition` that says tags are quoted)."""
     for parameter in operation.get("parameters", []):
         if parameter.get("in") == "header" and parameter["name"] in PRECONDITION_HEADERS:
-            parameter["schema"]["pattern"] = ENTITY_TAGS_PATTERN
+            parameter["schema"].update(
+                pattern=ENTITY_TAGS_PATTERN,
+                examples=['"3"', '"3", W/"4"', "*"],
+                description="A list of entity-tags (each quoted, weak ones after `W/`, "
+                "separated by commas) or `*`: " + parameter["schema"].get("description", ""),
+            )
 
 
 def _plain_optional_parameters(operation: dict[str, Any]) -> None:
