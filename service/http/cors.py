@@ -66,6 +66,8 @@ def origin_problem(origin: str) -> str | None:
     if origin != origin.lower():
         return f"{origin!r}: write it in lower case, as browsers send it"
     return None
+
+
 _DEFAULTS = {name.lower() for name in DEFAULT_ALLOWED_CORS_HEADERS}
 
 
