@@ -304,12 +304,13 @@ def _shape_defaults(
     omits: set[str],
     unset: dict[str, set[str]],
 ) -> None:
-    """Request fields with a default stay optional in every generator (openapi-typescript
-    makes a field with ``default`` required), and answers' always-sent fields are required.
+    """No schema an answer or a request reaches keeps a ``default``: openapi-typescript
+    types a member with one as always present, openapi-python-client as maybe absent.
 
-    A schema a request can reach states its defaults in words; a schema only answers
-    reach lists every field as required, unless its Struct omits defaults, but for those
-    left out until set (``unset``)."""
+    A schema a request can reach states its defaults in words (its fields stay optional).
+    A schema only answers reach lists every field as required, unless its Struct omits
+    defaults (then a field at its default is left out: :func:`_left_out_at_default`), but
+    for those left out until set (``unset``)."""
     requests: set[str] = set()
     answers: set[str] = set()
     for _, operation in _operations(document):
@@ -325,11 +326,32 @@ def _shape_defaults(
                     default = json.dumps(field.pop("default"))
                     text = field.get("description", "").rstrip()
                     field["description"] = f"{text} Default: `{default}`.".lstrip()
-        elif name in answers and name not in omits and properties:
+        elif name in answers and name in omits:
+            _left_out_at_default(properties)
+        elif name in answers and properties:
             maybe_absent = unset.get(name, set())
             schema["required"] = [key for key in properties if key not in maybe_absent]
             for field in properties.values():
                 field.pop("default", None)
+
+
+def _left_out_at_default(properties: dict[str, Any]) -> None:
+    """An answer field its Struct leaves out at its default stays optional, its default
+    said in words; left out when it would be ``null``, it is never ``null`` (generated
+    types then read ``pointer?: string``, not ``pointer?: string | null``)."""
+    for field in properties.values():
+        if "default" not in field:
+            continue
+        default = field.pop("default")
+        variants = field.get("anyOf")
+        if default is None and isinstance(variants, list):
+            kept = [variant for variant in variants if variant.get("type") != "null"]
+            extra = {key: value for key, value in field.items() if key != "anyOf"}
+            field.clear()
+            field.update(kept[0] if len(kept) == 1 else {"anyOf": kept}, **extra)
+        said = "no value" if default is None else f"the value `{json.dumps(default)}`"
+        text = field.get("description", "").rstrip()
+        field["description"] = f"{text} Left out when it has {said}.".lstrip()
 
 
 def _clean(text: str) -> str:
