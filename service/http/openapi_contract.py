@@ -116,11 +116,11 @@ def complete_contract(
             if security:
                 operation["security"] = security
             for status, description in _SHELL_STATUSES.items():
-                operation["responses"].setdefault(status, _problem(description))
+                operation["responses"].setdefault(status, _problem(description, operation))
         elif not api_keys:
             operation["security"] = []  # health, problems: never a key
         if "requestBody" in operation:
-            operation["responses"].setdefault("408", _problem(_SLOW_BODY))
+            operation["responses"].setdefault("408", _problem(_SLOW_BODY, operation))
         _declare_headers(operation, limited=path.startswith("/v1/"))
         _plain_optional_parameters(operation)
         for key in ("summary", "description"):
@@ -145,11 +145,24 @@ def _operations_by_method(
                 yield path, method, operation
 
 
-def _problem(description: str) -> dict[str, Any]:
+def _problem(description: str, operation: dict[str, Any]) -> dict[str, Any]:
+    """A problem answer the shell adds to ``operation``, in the schema of the operation's
+    own problems (one error type per operation in a generated client)."""
     return {
         "description": description,
-        "content": {"application/problem+json": {"schema": _PROBLEM}},
+        "content": {"application/problem+json": {"schema": _problem_schema(operation)}},
     }
+
+
+def _problem_schema(operation: dict[str, Any]) -> dict[str, Any]:
+    schemas = {
+        json.dumps(content["schema"], sort_keys=True)
+        for response in operation["responses"].values()
+        if (content := response.get("content", {}).get("application/problem+json"))
+    }
+    if len(schemas) > 1:
+        raise RuntimeError(f"{operation.get('operationId')}: problems in several schemas")
+    return json.loads(schemas.pop()) if schemas else _PROBLEM
 
 
 def _security(

@@ -331,13 +331,21 @@ _STATUS_MEANINGS = {
 
 
 def problem_responses(
-    *statuses: int, meanings: Mapping[int, str] | None = None
+    *statuses: int,
+    meanings: Mapping[int, str] | None = None,
+    problem: type[Problem] = Problem,
 ) -> dict[int, ResponseSpec]:
     """OpenAPI entries declaring that an operation may answer ``statuses`` with problems;
-    ``meanings`` says what a status means on this operation, where it differs."""
+    ``meanings`` says what a status means on this operation, where it differs.
+
+    ``problem`` is the schema of every problem the operation answers: :class:`Problem`,
+    or a subclass declaring the extension members (RFC 9457 §3.2) its problems can carry,
+    each optional (``UNSET``). One schema for all of an operation's statuses (the shell's
+    401, 408 and 429 too: :mod:`service.http.openapi_contract`) gives a generated client
+    one error type to read them from (openapi-fetch's ``error``), with no narrowing."""
     return {
         status: ResponseSpec(
-            data_container=Problem,
+            data_container=problem,
             media_type=PROBLEM_MEDIA_TYPE,
             description=(meanings or {}).get(status, _STATUS_MEANINGS[status]),
         )
