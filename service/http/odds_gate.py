@@ -43,23 +43,25 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import msgspec
 import structlog
 from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.response import Response
+from msgspec import UNSET, Meta, UnsetType
 
 from service.http.errors import OddsBusy
 from service.http.odds_cache import AnswerCache
 from service.http.odds_pool import OddsPool, PastDeadlineError, PoolBusyError, PoolLostError
 from service.http.odds_process import Refusal
-from service.http.problems import problem_responses
+from service.http.problems import Problem, problem_responses
 from service.kernel.errors import Concern, RulesError
 
 if TYPE_CHECKING:
     from litestar import Request
+    from litestar.openapi.datastructures import ResponseSpec
 
     from service.settings import Settings
 
@@ -69,33 +71,56 @@ __all__ = [
     "TOO_COSTLY",
     "OddsGate",
     "OddsGateDependency",
+    "OddsProblem",
     "odds_gate_of",
+    "odds_responses",
     "with_odds",
 ]
 
 TOO_COSTLY = "odds-too-costly"
 _log = structlog.get_logger("service.odds")
 
+
+class OddsProblem(Problem, frozen=True, kw_only=True):
+    """A problem of an operation whose answer carries odds: `odds-too-costly` names the
+    request's estimated cost and the limit."""
+
+    estimated_cost_ms: Annotated[
+        float | UnsetType,
+        Meta(description="`odds-too-costly`: the request's estimated cost, in ms."),
+    ] = UNSET
+    max_cost_ms: Annotated[
+        float | UnsetType,
+        Meta(description="`odds-too-costly`: the most one request's odds may cost, in ms."),
+    ] = UNSET
+
+
 In = TypeVar("In", bound=msgspec.Struct)
 Out = TypeVar("Out", bound=msgspec.Struct)
 Carrier = TypeVar("Carrier", bound=msgspec.Struct)
 
-# What an odds operation declares besides its answer (the route's `responses` and
-# `response_headers`).
-ODDS_RESPONSES = problem_responses(
-    400,
-    413,
-    415,
-    422,
-    503,
-    meanings={
-        422: "A rule refuses the request (see `errors[].code`), or its odds would cost "
-        "more to compute than the service allows (`odds-too-costly`, naming the limit and "
-        "the request's estimated cost).",
-        503: "This worker's odds pool is full, lost a process, or abandoned the computation "
-        "past its deadline (`odds-busy`): retry after Retry-After seconds.",
-    },
-)
+
+def odds_responses(problem: type[OddsProblem] = OddsProblem) -> dict[int, ResponseSpec]:
+    """What an odds operation declares besides its answer (the route's `responses`);
+    ``problem``: its problems' schema, where its rules add extension members."""
+    return problem_responses(
+        400,
+        413,
+        415,
+        422,
+        503,
+        meanings={
+            422: "A rule refuses the request (see `errors[].code`), or its odds would cost "
+            "more to compute than the service allows (`odds-too-costly`, naming the limit "
+            "and the request's estimated cost).",
+            503: "This worker's odds pool is full, lost a process, or abandoned the "
+            "computation past its deadline (`odds-busy`): retry after Retry-After seconds.",
+        },
+        problem=problem,
+    )
+
+
+ODDS_RESPONSES = odds_responses()
 ODDS_HEADERS = [  # described with the document's other headers (service.http.openapi_contract)
     ResponseHeader(name="Server-Timing", documentation_only=True)
 ]

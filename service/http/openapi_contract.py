@@ -118,11 +118,11 @@ def complete_contract(
             if security:
                 operation["security"] = security
             for status, description in _SHELL_STATUSES.items():
-                operation["responses"].setdefault(status, _problem(description))
+                operation["responses"].setdefault(status, _problem(description, operation))
         elif not api_keys:
             operation["security"] = []  # health, problems: never a key
         if "requestBody" in operation:
-            operation["responses"].setdefault("408", _problem(_SLOW_BODY))
+            operation["responses"].setdefault("408", _problem(_SLOW_BODY, operation))
         _declare_headers(operation, limited=path.startswith("/v1/"))
         _plain_optional_parameters(operation)
         _entity_tag_parameters(operation)
@@ -148,11 +148,24 @@ def _operations_by_method(
                 yield path, method, operation
 
 
-def _problem(description: str) -> dict[str, Any]:
+def _problem(description: str, operation: dict[str, Any]) -> dict[str, Any]:
+    """A problem answer the shell adds to ``operation``, in the schema of the operation's
+    own problems (one error type per operation in a generated client)."""
     return {
         "description": description,
-        "content": {"application/problem+json": {"schema": _PROBLEM}},
+        "content": {"application/problem+json": {"schema": _problem_schema(operation)}},
     }
+
+
+def _problem_schema(operation: dict[str, Any]) -> dict[str, Any]:
+    schemas = {
+        json.dumps(content["schema"], sort_keys=True)
+        for response in operation["responses"].values()
+        if (content := response.get("content", {}).get("application/problem+json"))
+    }
+    if len(schemas) > 1:
+        raise RuntimeError(f"{operation.get('operationId')}: problems in several schemas")
+    return json.loads(schemas.pop()) if schemas else _PROBLEM
 
 
 def _security(
@@ -320,12 +333,13 @@ def _shape_defaults(
     omits: set[str],
     unset: dict[str, set[str]],
 ) -> None:
-    """Request fields with a default stay optional in every generator (openapi-typescript
-    makes a field with ``default`` required), and answers' always-sent fields are required.
+    """No schema an answer or a request reaches keeps a ``default``: openapi-typescript
+    types a member with one as always present, openapi-python-client as maybe absent.
 
-    A schema a request can reach states its defaults in words; a schema only answers
-    reach lists every field as required, unless its Struct omits defaults, but for those
-    left out until set (``unset``)."""
+    A schema a request can reach states its defaults in words (its fields stay optional).
+    A schema only answers reach lists every field as required, unless its Struct omits
+    defaults (then a field at its default is left out: :func:`_left_out_at_default`), but
+    for those left out until set (``unset``)."""
     requests: set[str] = set()
     answers: set[str] = set()
     for _, operation in _operations(document):
@@ -341,11 +355,32 @@ def _shape_defaults(
                     default = json.dumps(field.pop("default"))
                     text = field.get("description", "").rstrip()
                     field["description"] = f"{text} Default: `{default}`.".lstrip()
-        elif name in answers and name not in omits and properties:
+        elif name in answers and name in omits:
+            _left_out_at_default(properties)
+        elif name in answers and properties:
             maybe_absent = unset.get(name, set())
             schema["required"] = [key for key in properties if key not in maybe_absent]
             for field in properties.values():
                 field.pop("default", None)
+
+
+def _left_out_at_default(properties: dict[str, Any]) -> None:
+    """An answer field its Struct leaves out at its default stays optional, its default
+    said in words; left out when it would be ``null``, it is never ``null`` (generated
+    types then read ``pointer?: string``, not ``pointer?: string | null``)."""
+    for field in properties.values():
+        if "default" not in field:
+            continue
+        default = field.pop("default")
+        variants = field.get("anyOf")
+        if default is None and isinstance(variants, list):
+            kept = [variant for variant in variants if variant.get("type") != "null"]
+            extra = {key: value for key, value in field.items() if key != "anyOf"}
+            field.clear()
+            field.update(kept[0] if len(kept) == 1 else {"anyOf": kept}, **extra)
+        said = "no value" if default is None else f"the value `{json.dumps(default)}`"
+        text = field.get("description", "").rstrip()
+        field["description"] = f"{text} Left out when it has {said}.".lstrip()
 
 
 def _clean(text: str) -> str:

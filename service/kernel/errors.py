@@ -8,6 +8,9 @@ each is also the problem type ``/problems/{code}``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Annotated
+
+from msgspec import Meta
 
 from service.kernel.values import Value
 
@@ -25,8 +28,8 @@ class Concern(Value, frozen=True, kw_only=True, omit_defaults=True):
 
     code: str
     detail: str
-    pointer: str | None = None
-    parameter: str | None = None
+    pointer: Annotated[str | None, Meta(description="A JSON pointer into the body.")] = None
+    parameter: Annotated[str | None, Meta(description="The query parameter at fault.")] = None
 
     def under(self, prefix: str) -> Concern:
         """The same concern, its pointer moved under ``prefix`` (e.g. a batch item)."""

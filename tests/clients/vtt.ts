@@ -10,7 +10,7 @@
 // a player reads the conflict, the GM deletes it. Then an OpenD6 roll read through its
 // faces, an OpenD6 scene played with the GM's and a player's tokens, and a Self/Conflict
 // check: every answer field used plainly, as `tsc --strict` allows only when the schema
-// marks it required.
+// marks it required, and a refusal's extension members read off its typed error.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./build/ts/schema.js";
 
@@ -42,8 +42,9 @@ function ok<D, E>(label: string, answer: Answer<D, E>, status: number): D {
   return answer.data;
 }
 
-/** The problem document of an error answer with `status`; throws otherwise. */
-function refused<D>(label: string, answer: Answer<D, Schemas["Problem"]>, status: number): Schemas["Problem"] {
+/** The problem document of an error answer with `status`, in its operation's own problem
+ * schema (`Problem`, or one adding the extension members its refusals carry); throws otherwise. */
+function refused<D, E extends Schemas["Problem"]>(label: string, answer: Answer<D, E>, status: number): E {
   if (answer.response.status !== status || answer.error === undefined) {
     throw new Error(`${label}: expected problem ${status}, got ${answer.response.status}`);
   }
@@ -349,6 +350,15 @@ async function selfConflict(): Promise<void> {
   assert(checked.total === 12 && checked.outcome === "total_success", "12, a total success");
   assert(checked.karma.balance_after === 1 && checked.talent.written === "Fairly dangerous(4)", "karma");
   assert(checked.dice.map((die) => die.role).join() === "self,conflict,conflict_reroll", "dice roles");
+
+  // One face where a check takes two or more: `missing` and `roles` are typed members of
+  // the operation's problem (`SelfConflictCheckProblem`), read without a cast.
+  const short = refused(
+    "self/conflict check short of faces",
+    await api.POST("/v1/self-conflict/checks", { body: { talent: { level: 4 }, faces: [3] } }),
+    422,
+  );
+  assert(short.missing === 1 && short.roles?.join() === "conflict", "one more face: the Conflict die");
 }
 
 try {

@@ -7,7 +7,8 @@ check, a player reads the conflict, the GM deletes it. Then an OpenD6 roll read 
 faces, an OpenD6 scene played with the GM's and a player's tokens, and a Self/Conflict
 check, and the travelogue guide's short game with one token per player: every answer field
 is used as mypy --strict types it, so a field the schema left optional would fail the type
-check. Run by tests/clients/check.sh, which generates the
+check, and refusals' extension members (`missing`, `roles`, `waiting_for`) are read off
+their problem's own class. Run by tests/clients/check.sh, which generates the
 package (``tabletop_rules_service_client``), type-checks this file with ``mypy --strict``
 and runs it against the served app:
 
@@ -57,6 +58,7 @@ from tabletop_rules_service_client.models import (
     DepletionSide,
     DiceSource,
     ModifierSource,
+    OddsProblem,
     OpenD6CreateScene,
     OpenD6Faces,
     OpenD6InitiativeMethod,
@@ -102,12 +104,15 @@ from tabletop_rules_service_client.models import (
     Quality,
     QualityType,
     RoundAnswer,
+    SelfConflictCheckProblem,
+    SelfConflictDieRole,
     SelfConflictGmModifier,
     SelfConflictKarma,
     SelfConflictOutcome,
     SelfConflictTalent,
     SelfConflictTalentCheckRequest,
     SelfConflictTalentCheckResult,
+    SessionProblem,
     Side,
     Situational,
     SubmissionAccepted,
@@ -126,6 +131,7 @@ from tabletop_rules_service_client.models.travelogue_close_scene_type import (
 from tabletop_rules_service_client.models.travelogue_create_game import TravelogueCreateGame
 from tabletop_rules_service_client.models.travelogue_created_game import TravelogueCreatedGame
 from tabletop_rules_service_client.models.travelogue_ending_reason import TravelogueEndingReason
+from tabletop_rules_service_client.models.travelogue_game_problem import TravelogueGameProblem
 from tabletop_rules_service_client.models.travelogue_pool_faces import TraveloguePoolFaces
 from tabletop_rules_service_client.models.travelogue_reject_flag import TravelogueRejectFlag
 from tabletop_rules_service_client.models.travelogue_reject_flag_type import (
@@ -153,6 +159,7 @@ from tabletop_rules_service_client.models.travelogue_take_flag_type import (
 )
 from tabletop_rules_service_client.models.travelogue_vote import TravelogueVote
 from tabletop_rules_service_client.models.travelogue_vote_type import TravelogueVoteType
+from tabletop_rules_service_client.models.travelogue_waiting_for import TravelogueWaitingFor
 from tabletop_rules_service_client.models.travelogue_whose_dice import TravelogueWhoseDice
 from tabletop_rules_service_client.types import Response
 
@@ -211,7 +218,7 @@ def check(base_url: str) -> None:
                 body=CheckRequest(target=10, quick10=True, depletion=DepletionAtIssue()),
             ),
             HTTPStatus.UNPROCESSABLE_ENTITY,
-            Problem,
+            OddsProblem,
         )
         codes = [error.code for error in refused.errors]
         assert "quick10-with-depletion" in codes, codes
@@ -270,7 +277,7 @@ def conflict(base_url: str) -> None:
             "ana submits for gm",
             submit_round_check.sync_detailed(cid, 1, client=c, body=roll("gm", 10)),
             HTTPStatus.FORBIDDEN,
-            Problem,
+            SessionProblem,
         )
     assert forbidden.type_.endswith("/forbidden"), forbidden.type_
 
@@ -361,17 +368,17 @@ def scene_move(
     | OpenD6SceneResolve
     | OpenD6SceneEndTurn,
     status: HTTPStatus = HTTPStatus.OK,
-) -> OpenD6SceneMoveMade | Problem:
+) -> OpenD6SceneMoveMade | SessionProblem:
     """One move of the scene with ``token``: the move made (200) or its refusal."""
-    kind: type[OpenD6SceneMoveMade | Problem] = (
-        OpenD6SceneMoveMade if status == HTTPStatus.OK else Problem
+    kind: type[OpenD6SceneMoveMade | SessionProblem] = (
+        OpenD6SceneMoveMade if status == HTTPStatus.OK else SessionProblem
     )
     with AuthenticatedClient(base_url=base_url, token=token, raise_on_unexpected_status=True) as c:
         response = open_d6_scene_move.sync_detailed(scene_id, client=c, body=body)
     return expect(f"scene {body.type_.value}", response, status, kind)
 
 
-def made(answer: OpenD6SceneMoveMade | Problem) -> OpenD6SceneMoveMade:
+def made(answer: OpenD6SceneMoveMade | SessionProblem) -> OpenD6SceneMoveMade:
     assert isinstance(answer, OpenD6SceneMoveMade), answer
     return answer
 
@@ -503,6 +510,19 @@ def self_conflict(base_url: str) -> None:
     assert checked.talent.written == "Fairly dangerous(4)", checked.talent
     assert [die.role.value for die in checked.dice] == ["self", "conflict", "conflict_reroll"]
 
+    # One face where a check takes two or more: the problem's own members say what is
+    # missing (typed in `SelfConflictCheckProblem`, read without a cast).
+    short = SelfConflictTalentCheckRequest(talent=SelfConflictTalent(level=4), faces=[3])
+    with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
+        missing = expect(
+            "self/conflict check short of faces",
+            self_conflict_check.sync_detailed(client=client, body=short),
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            SelfConflictCheckProblem,
+        )
+    assert missing.missing == 1, missing.missing
+    assert missing.roles == [SelfConflictDieRole.CONFLICT], missing.roles
+
 
 TravelogueAction = (
     TravelogueTakeFlag
@@ -560,6 +580,21 @@ def travelogue(base_url: str) -> None:
         )
     tokens = created.tokens.players.additional_properties
     waiting = created.waiting_for
+    # Out of step: 409 `wrong-step`, its `waiting_for` typed in `TravelogueGameProblem`.
+    pools = TravelogueRollPools(
+        faces=TraveloguePoolFaces(shooter=[1], angel=[]), type_=TravelogueRollPoolsType.ROLL_POOLS
+    )
+    with AuthenticatedClient(
+        base_url=base_url, token=tokens["hugo"], raise_on_unexpected_status=True
+    ) as hugo:
+        wrong = expect(
+            "hugo rolls the pools in step play",
+            travelogue_game_action.sync_detailed(created.id, client=hugo, body=pools),
+            HTTPStatus.CONFLICT,
+            TravelogueGameProblem,
+        )
+    assert isinstance(wrong.waiting_for, TravelogueWaitingFor), wrong.waiting_for
+    assert wrong.waiting_for.step == waiting.step, wrong.waiting_for
     steps: list[tuple[str, TravelogueAction]] = [
         ("hugo", _take(4, "annie", "annie")), ("annie", _accept("loved_ones")),
         ("annie", _take(1, "archer")), ("archer", _accept("friends")),

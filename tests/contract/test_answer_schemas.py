@@ -102,9 +102,15 @@ _CATEGORIES = {
     "type",
     "winner",
 }
+PROBLEMS = {
+    name
+    for operation in _operations()
+    for response in operation["responses"].values()
+    for name in schema_refs(response.get("content", {}).get("application/problem+json", {}))
+}
 # Free text by design: a problem type is a URI; a source cites a book or a heading.
 _FREE_TEXT = {
-    ("Problem", "type"),
+    *((name, "type") for name in PROBLEMS),
     ("ProblemType", "type"),
     ("RulesetInfo", "source"),
     ("SelfConflictTable", "source"),

@@ -37,4 +37,4 @@ def test_extensions_never_replace_a_standard_member_and_survive_under() -> None:
 
 def test_without_extensions_the_problem_is_unchanged() -> None:
     body = _body(RulesError(CODE, "1 too many."))
-    assert set(body) == {"type", "title", "status", "detail", "errors"}
+    assert set(body) == {"type", "title", "status", "detail", "errors", "request_id"}

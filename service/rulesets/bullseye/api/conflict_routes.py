@@ -20,7 +20,7 @@ from service.http.allow import allow
 from service.http.body import StrictJson
 from service.http.context import new_id
 from service.http.fast_json import FastJson
-from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency
+from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency, OddsProblem
 from service.http.problems import problem_responses
 from service.kernel.dice import RandomSource
 from service.kernel.sessions import GM, Applied
@@ -84,6 +84,7 @@ from service.sessions.params import (
     IfMatch,
     IfNoneMatch,
 )
+from service.sessions.problems import SessionProblem
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION
 from service.sessions.routes import stream_routes
 
@@ -367,6 +368,7 @@ class ConflictController(Controller):
                     "pool is full, lost a process or abandoned the forecast past its "
                     "deadline (`odds-busy`): retry after Retry-After seconds.",
                 },
+                problem=OddsProblem,
             ),
         },
     )
@@ -406,7 +408,9 @@ class ConflictController(Controller):
         dto=StrictJson[ResolveRound],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        responses=problem_responses(
+            400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=SessionProblem
+        ),
     )
     async def resolve_round(
         self,
@@ -453,7 +457,9 @@ class ConflictController(Controller):
                 data_container=SubmissionAccepted,
                 description="Accepted; the round waits for the participants in `waiting_for`.",
             ),
-            **problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+            **problem_responses(
+                400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=SessionProblem
+            ),
         },
     )
     async def submit_check(
@@ -501,7 +507,9 @@ class ConflictController(Controller):
                 data_container=SubmissionAccepted,
                 description="Decided; the round still waits (`waiting_for`, `deciding`).",
             ),
-            **problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+            **problem_responses(
+                400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=SessionProblem
+            ),
         },
     )
     async def decide_bullseye(
@@ -537,7 +545,7 @@ class ConflictController(Controller):
         "`checks-outstanding` (the GM may submit them for absent players). Accepts "
         "`Idempotency-Key` and `If-Match`.",
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 412, 422, 503),
+        responses=problem_responses(400, 401, 403, 404, 409, 412, 422, 503, problem=SessionProblem),
     )
     async def close_round(
         self,
@@ -579,7 +587,9 @@ class ConflictController(Controller):
         dto=StrictJson[OutcomeRequest],
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        responses=problem_responses(
+            400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=SessionProblem
+        ),
     )
     async def outcome(
         self,

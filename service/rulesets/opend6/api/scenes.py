@@ -60,6 +60,7 @@ from service.sessions.params import (
     IfNoneMatch,
     SessionTtl,
 )
+from service.sessions.problems import SessionProblem
 from service.sessions.receipts import SESSION_RECEIPTS_DESCRIPTION, ReceiptsWanted, SessionReceipt
 
 __all__ = ["SCENES", "TOKEN_REQUIRED", "SceneController"]
@@ -430,7 +431,9 @@ class SceneController(Controller):
         dto=StrictJson.of_union(SceneMove, "SceneMove"),
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        responses=problem_responses(
+            400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=SessionProblem
+        ),
     )
     async def move(
         self,

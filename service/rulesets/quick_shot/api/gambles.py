@@ -9,10 +9,17 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
+from service.http.odds_gate import (
+    ODDS_HEADERS,
+    ODDS_RESPONSES,
+    OddsGateDependency,
+    odds_responses,
+    with_odds,
+)
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
+from service.rulesets.quick_shot.api.problems import GambleProblem
 from service.rulesets.quick_shot.rules.gambles import (
     QuickShotGambleRequest,
     QuickShotGambleResult,
@@ -112,7 +119,7 @@ class GambleController(Controller):
         dto=StrictJson[QuickShotGambleRequest],
         return_dto=None,
         status_code=200,
-        responses=ODDS_RESPONSES,
+        responses=odds_responses(GambleProblem),
     )
     async def gamble(
         self,

@@ -8,9 +8,33 @@ so the whole ruleset's catalogue is in one place.
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import UNSET, Meta, UnsetType
+
+from service.http.odds_gate import OddsProblem
 from service.http.problem_types import ProblemType, problem_type
 
-__all__ = ["QUICK_SHOT_PROBLEMS"]
+__all__ = ["QUICK_SHOT_PROBLEMS", "GambleProblem"]
+
+
+class GambleProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a gamble: `faces-missing` and `faces-extra` say by how many dice the
+    table's faces are off."""
+
+    missing: (
+        Annotated[
+            int, Meta(ge=1, description="`faces-missing`: how many more faces the bet's dice need.")
+        ]
+        | UnsetType
+    ) = UNSET
+    extra: (
+        Annotated[
+            int, Meta(ge=1, description="`faces-extra`: how many faces more than the bet's dice.")
+        ]
+        | UnsetType
+    ) = UNSET
+
 
 _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "wp-bet-invalid": (

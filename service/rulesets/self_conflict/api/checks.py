@@ -9,10 +9,17 @@ from litestar.params import Body
 
 from service.http.body import StrictJson
 from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
+from service.http.odds_gate import (
+    ODDS_HEADERS,
+    ODDS_RESPONSES,
+    OddsGateDependency,
+    odds_responses,
+    with_odds,
+)
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
+from service.rulesets.self_conflict.api.problems import CheckProblem
 from service.rulesets.self_conflict.rules.checks import (
     TalentCheckRequest,
     TalentCheckResult,
@@ -122,7 +129,7 @@ class TalentCheckController(Controller):
         dto=StrictJson[TalentCheckRequest],
         return_dto=None,
         status_code=200,
-        responses=ODDS_RESPONSES,
+        responses=odds_responses(CheckProblem),
     )
     async def check(
         self,

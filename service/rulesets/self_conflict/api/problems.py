@@ -7,9 +7,31 @@ quotes are the seed's; D-numbers are the decisions listed in docs/self-conflict.
 
 from __future__ import annotations
 
-from service.http.problem_types import ProblemType, problem_type
+from typing import Annotated
 
-__all__ = ["SELF_CONFLICT_PROBLEMS"]
+from msgspec import UNSET, Meta, UnsetType
+
+from service.http.odds_gate import OddsProblem
+from service.http.problem_types import ProblemType, problem_type
+from service.rulesets.self_conflict.rules.checks import SelfConflictDieRole
+
+__all__ = ["SELF_CONFLICT_PROBLEMS", "CheckProblem"]
+
+
+class CheckProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a talent check: `faces-missing` says which faces are still needed."""
+
+    missing: (
+        Annotated[
+            int, Meta(ge=1, description="`faces-missing`: how many more faces the check needs.")
+        ]
+        | UnsetType
+    ) = UNSET
+    roles: Annotated[
+        tuple[SelfConflictDieRole, ...] | UnsetType,
+        Meta(description="`faces-missing`: the role of each face still needed, in rolling order."),
+    ] = UNSET
+
 
 _PROBLEMS: dict[str, tuple[int, str, str]] = {
     "faces-and-seed": (

@@ -38,6 +38,7 @@ from service.rulesets.travelogue.api.game_views import (
     HistoryPage,
     history_item,
 )
+from service.rulesets.travelogue.api.problems import GameOddsProblem, GameProblem
 from service.rulesets.travelogue.rules.game.actions import Action
 from service.rulesets.travelogue.rules.game.ending import close
 from service.rulesets.travelogue.rules.game.engine import HistoryEntry, apply
@@ -351,7 +352,9 @@ class GameController(Controller):
         dto=StrictJson.of_union(Action, "TravelogueAction"),
         return_dto=None,
         status_code=200,
-        responses=problem_responses(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+        responses=problem_responses(
+            400, 401, 403, 404, 409, 412, 413, 415, 422, 503, problem=GameProblem
+        ),
     )
     async def act(
         self,
@@ -397,6 +400,7 @@ class GameController(Controller):
             422,
             503,
             meanings={503: "The state store (Redis) is unreachable, or the odds pool is busy."},
+            problem=GameOddsProblem,
         ),
         response_headers=ODDS_HEADERS,
     )

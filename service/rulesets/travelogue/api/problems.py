@@ -8,10 +8,52 @@ answer with is here, the set-up's (the ``errors[].code`` of `invalid-setup`) inc
 
 from __future__ import annotations
 
-from service.http.problem_types import ProblemType, problem_type
-from service.rulesets.travelogue.rules.game.errors import GAME_PROBLEMS
+from typing import Annotated
 
-__all__ = ["TRAVELOGUE_PROBLEMS"]
+from msgspec import UNSET, Meta, UnsetType
+
+from service.http.odds_gate import OddsProblem
+from service.http.problem_types import ProblemType, problem_type
+from service.kernel.values import Value
+from service.rulesets.travelogue.rules.game.errors import GAME_PROBLEMS
+from service.rulesets.travelogue.rules.game.waiting import WaitingFor
+from service.sessions.problems import SessionProblem
+
+__all__ = ["TRAVELOGUE_PROBLEMS", "GameOddsProblem", "GameProblem", "MissingDice", "RollProblem"]
+
+_WAITING_FOR = (
+    "`wrong-step` (409) and `not-your-move` (403): who may act now, and how, as the "
+    "game's own `waiting_for`."
+)
+_MISSING = "`faces-missing`: how many of the table's dice each pool still needs."
+
+
+class MissingDice(Value, frozen=True, kw_only=True):
+    """How many of the table's dice each pool still needs (0: none)."""
+
+    shooter: Annotated[int, Meta(ge=0)]
+    angel: Annotated[int, Meta(ge=0)]
+
+
+class RollProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a roll of the pools: `faces-missing` says how many dice are missing."""
+
+    missing: Annotated[MissingDice | UnsetType, Meta(description=_MISSING)] = UNSET
+
+
+class GameProblem(SessionProblem, frozen=True, kw_only=True):
+    """A problem of a game's action: a refused move says what the game waits for,
+    `faces-missing` how many of the table's dice the pools still need."""
+
+    waiting_for: Annotated[WaitingFor | UnsetType, Meta(description=_WAITING_FOR)] = UNSET
+    missing: Annotated[MissingDice | UnsetType, Meta(description=_MISSING)] = UNSET
+
+
+class GameOddsProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a game's pending odds: out of step, what the game waits for."""
+
+    waiting_for: Annotated[WaitingFor | UnsetType, Meta(description=_WAITING_FOR)] = UNSET
+
 
 _PROBLEMS: dict[str, tuple[int, str, str]] = {
     # The set-up ("The Set Up", "Bullseyes", "Your Name", "The Blanks").

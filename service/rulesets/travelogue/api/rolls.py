@@ -8,10 +8,17 @@ from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
 from service.http.body import StrictJson
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
+from service.http.odds_gate import (
+    ODDS_HEADERS,
+    ODDS_RESPONSES,
+    OddsGateDependency,
+    odds_responses,
+    with_odds,
+)
 from service.http.receipts import receipt_dice, with_receipt
 from service.http.registry import ServerDice
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
+from service.rulesets.travelogue.api.problems import RollProblem
 from service.rulesets.travelogue.rules.odds import (
     PoolsOdds,
     PoolsRollResult,
@@ -99,7 +106,7 @@ class PoolsController(Controller):
         dto=StrictJson[PoolsRollRequest],
         return_dto=None,
         status_code=200,
-        responses=ODDS_RESPONSES,
+        responses=odds_responses(RollProblem),
     )
     async def roll(
         self,
