@@ -33,6 +33,7 @@ __all__ = [
     "REQUESTS",
     "REQUEST_SECONDS",
     "SESSION_COPIES",
+    "WRITES_UNREPLICATED",
     "exposition",
     "flush_requests",
     "observe_request",
@@ -54,6 +55,11 @@ REQUEST_SECONDS = Histogram(
 CONFLICTS_CREATED = Counter("bullseye_conflicts_created", "Expanded conflicts created.")
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
+WRITES_UNREPLICATED = Counter(
+    "bullseye_writes_unreplicated",
+    "Session writes (and replays) answered 503 because fewer replicas than "
+    "REDIS_WAIT_REPLICAS acknowledged them in time.",
+)
 RATE_LIMITED = Counter(
     "bullseye_rate_limited", "Requests refused by the rate limiter, by route.", ["route"]
 )

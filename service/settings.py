@@ -36,6 +36,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # never evicts a session.
     embedded_redis_maxmemory_mb: Annotated[int, Meta(ge=16, le=1024 * 1024)] = 256
     redis_cluster: bool = False  # REDIS_URL names one node of a Redis Cluster
+    # Each session write waits until this many replicas hold it (WAIT), at most
+    # REDIS_WAIT_TIMEOUT_MS; fewer in time: 503 (the write is kept, a retry with the
+    # same Idempotency-Key finds it). 0: answered once the primary has it.
+    redis_wait_replicas: Annotated[int, Meta(ge=0, le=16)] = 0
+    redis_wait_timeout_ms: Annotated[int, Meta(ge=1, le=60_000)] = 1000
     redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
     redis_socket_timeout: Seconds = 1.0
     redis_connect_timeout: Seconds = 1.0

@@ -9,6 +9,10 @@ own path costs about four times as many instructions per call (its pool's lock a
 condition and a timer, a task and a timer for the send, a timer for the read, stream
 reader and writer, observability hooks); everything else keeps using it. A Redis Cluster
 client keeps redis-py's scripts (they find each key's node).
+
+:class:`ReplicaWait` sends ``WAIT`` right behind a write script, on its connection (what
+WAIT counts is that connection's writes): in the same packet on the lean path, in one
+pipeline to the key's node on a cluster.
 """
 
 from __future__ import annotations
@@ -39,7 +43,13 @@ if TYPE_CHECKING:
 
     from service.settings import Settings
 
-__all__ = ["LeanScript", "RedisClient", "SessionRedis", "make_client"]
+__all__ = [
+    "LeanScript",
+    "RedisClient",
+    "ReplicaWait",
+    "SessionRedis",
+    "make_client",
+]
 
 
 RedisClient = aioredis.Redis | aioredis.RedisCluster
@@ -155,6 +165,37 @@ class Lanes:
             raise reply
         return reply
 
+    async def call_then_wait(
+        self, packed: bytes, script: LeanScript, wait: bytes, waited: float
+    ) -> tuple[Any, Any]:
+        """:meth:`call`, with ``wait`` (a WAIT command) sent right behind ``packed`` on the
+        same connection: both replies, the script's raised if it is an error. ``waited``:
+        the WAIT's own timeout, added to the deadline. (Apart from :meth:`call`, whose
+        every instruction counts on the path without WAIT.)"""
+        link = self._idle.pop() if self._idle else await self._take()
+        deadline = None if self.deadline is None else self.deadline + waited
+        clean = False
+        try:
+            if link is None or link.closed:
+                if link is not None:
+                    self._open.discard(link)
+                link = await self._connect()
+            reply, acked = await link.call_pair(packed + wait, deadline)
+            if isinstance(reply, NoScriptError):
+                await link.call(script.load_command, self.deadline)
+                reply, acked = await link.call_pair(packed + wait, deadline)
+            clean = not isinstance(reply, ConnectionError) and not isinstance(
+                acked, ConnectionError
+            )
+        finally:
+            if not clean and link is not None:
+                link.close()
+            self._release(link)
+        for answer in (reply, acked):
+            if isinstance(answer, RedisError):
+                raise answer
+        return reply, acked
+
     async def _connect(self) -> Link:
         # Connecting has its own bound, as with redis-py: the socket's connect timeout,
         # then the handshake's replies within a socket timeout.
@@ -249,6 +290,22 @@ class Link(asyncio.Protocol):
         finally:
             timer.cancel()
 
+    async def call_pair(self, packed: bytes, deadline: float | None) -> tuple[Any, Any]:
+        """The two replies to ``packed`` (two commands), both within ``deadline``."""
+        if self.closed:
+            raise ConnectionError("Connection closed")
+        first, second = self._loop.create_future(), self._loop.create_future()
+        self._waiting.extend((first, second))
+        self._transport.write(packed)
+        timer = (
+            None if deadline is None else self._loop.call_later(deadline, self._expire, deadline)
+        )
+        try:
+            return await first, await second
+        finally:
+            if timer is not None:
+                timer.cancel()
+
     def _expire(self, deadline: float) -> None:
         self.close(TimeoutError(f"Timeout reading from Redis ({deadline} s)"))
 
@@ -306,6 +363,16 @@ class LeanScript(AsyncScript):
         """The EVALSHA command of one call (packed by hiredis, as redis-py packs it)."""
         return _pack((b"EVALSHA", self._sha, len(keys), *keys, *args))
 
+    def call_then_wait(
+        self,
+        keys: Sequence[bytes | str],
+        args: Iterable[bytes | str | int | float],
+        wait: bytes,
+        waited: float,
+    ) -> Coroutine[Any, Any, tuple[Any, Any]]:
+        """The call with ``wait`` (a packed WAIT) right behind it on its connection."""
+        return self._lanes.call_then_wait(self.pack(keys, args), self, wait, waited)
+
     def __call__(  # type: ignore[override]
         self,
         keys: Sequence[bytes | str] | None = None,
@@ -316,3 +383,48 @@ class LeanScript(AsyncScript):
         if client is not None:
             return super().__call__(keys, args, client)
         return self._lanes.call(self.pack(keys or (), args or ()), self)
+
+
+class ReplicaWait:
+    """``WAIT replicas timeout_ms`` right behind a script call, on the connection the
+    script ran on: WAIT counts the replicas holding everything that connection wrote."""
+
+    def __init__(self, replicas: int, timeout_ms: int) -> None:
+        self.replicas = replicas
+        self.timeout_ms = timeout_ms
+        self._packed = _pack((b"WAIT", replicas, timeout_ms))
+
+    async def call(
+        self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        """The script's reply (an error raised) and how many replicas acknowledged."""
+        if isinstance(script, LeanScript):
+            reply, acked = await script.call_then_wait(
+                keys, args, self._packed, self.timeout_ms / 1000
+            )
+            return reply, int(acked)
+        return await self._on_cluster(script, keys, args)
+
+    async def _on_cluster(
+        self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        # One pipeline to the node of the keys' slot: the script, then WAIT aimed at that
+        # node, go over one of its connections. No redirection: a script sent on elsewhere
+        # would leave the WAIT counting another connection's writes (the MOVED is raised
+        # instead: a 503, whose retry with the same Idempotency-Key is safe).
+        cluster = cast("aioredis.RedisCluster", script.registered_client)
+        for attempt in (1, 2):
+            first = keys[0]
+            node = cluster.get_node_from_key(first if isinstance(first, str) else first.decode())
+            pipe = cluster.pipeline()
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=node)
+            reply, acked = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            if isinstance(reply, NoScriptError) and attempt == 1:
+                await cluster.script_load(script.script)
+                continue
+            for answer in (reply, acked):
+                if isinstance(answer, BaseException):
+                    raise answer
+            break
+        return reply, int(acked)

@@ -88,6 +88,8 @@ def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: 
         ("API_KEYS", "key-1,key-2", "API_KEYS: key 1 of 2 is 5 characters; at least 32"),
         ("API_KEYS", "REPLACE-ME-key-1-0123456789abcdefghij", "API_KEYS: key 1 of 1 looks like a"),
         ("API_KEY_SECRET", "short", "API_KEY_SECRET: the secret is 5 characters"),
+        ("REDIS_WAIT_REPLICAS", "-1", "REDIS_WAIT_REPLICAS: Expected `int` >= 0"),
+        ("REDIS_WAIT_TIMEOUT_MS", "0", "REDIS_WAIT_TIMEOUT_MS: Expected `int` >= 1"),
     ],
 )
 def test_invalid_settings_stop_the_service_with_a_clear_message(
