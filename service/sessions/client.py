@@ -10,6 +10,12 @@ condition and a timer, a task and a timer for the send, a timer for the read, st
 reader and writer, observability hooks); everything else keeps using it. A Redis Cluster
 client keeps redis-py's scripts (they find each key's node).
 
+With Redis Sentinel (``REDIS_SENTINELS``) both paths connect through redis-py's Sentinel
+pool: each new connection asks the sentinels where the master is. Every connection is
+closed when the sentinels announce a new master (:class:`MasterSwitches`), and a lean one
+also when it fails (the old master died) or answers READONLY (it reached a replica), so
+the next command connects to the new master.
+
 :class:`ReplicaWait` sends ``WAIT`` right behind a write script, on its connection (what
 WAIT counts is that connection's writes): in the same packet on the lean path, in one
 pipeline to the key's node on a cluster.
@@ -20,13 +26,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import hiredis
+import redis
 import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
+from redis.asyncio.connection import SSLConnection, parse_url
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import (
@@ -34,9 +43,13 @@ from redis.exceptions import (
     DataError,
     InvalidResponse,
     NoScriptError,
+    ReadOnlyError,
     RedisError,
     TimeoutError,
 )
+from redis.sentinel import Sentinel as SyncSentinel
+
+from service.settings import sentinel_addresses
 
 if TYPE_CHECKING:
     from redis.asyncio.connection import AbstractConnection
@@ -47,8 +60,10 @@ __all__ = [
     "LeanScript",
     "RedisClient",
     "ReplicaWait",
+    "SentinelBlockingPool",
     "SessionRedis",
     "make_client",
+    "sentinel_master",
 ]
 
 
@@ -56,12 +71,13 @@ RedisClient = aioredis.Redis | aioredis.RedisCluster
 
 
 def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient:
-    """A client for ``settings.redis_url``. Connects lazily, so start-up never waits on Redis.
+    """A client for ``settings.redis_url`` (or the master the sentinels name). Connects
+    lazily, so start-up never waits on Redis.
 
     ``for_streams``: a separate pool for blocking stream reads (SSE), so that many open
     event streams never starve the requests that change state.
     """
-    assert settings.redis_url, "REDIS_URL must be set (python -m service embeds one otherwise)"
+    assert settings.redis_configured, "python -m service embeds a Redis when none is set"
     max_connections = (
         settings.sse_max_connections if for_streams else settings.redis_max_connections
     )
@@ -74,6 +90,7 @@ def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient
     # otherwise resend it up to ten times, and each would find the state moved on).
     once = Retry(NoBackoff(), retries=0)
     if settings.redis_cluster:
+        assert settings.redis_url
         # Every key of one session shares a hash tag, so each script runs on one node.
         return aioredis.RedisCluster.from_url(
             settings.redis_url,
@@ -82,16 +99,74 @@ def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient
             socket_connect_timeout=settings.redis_connect_timeout,
             retry=once,
         )
-    pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=max_connections,
-        timeout=settings.redis_pool_timeout,
-        socket_timeout=socket_timeout,
-        socket_connect_timeout=settings.redis_connect_timeout,
-        health_check_interval=30,
-        retry=once,
-    )
+    options: dict[str, Any] = {
+        "max_connections": max_connections,
+        "timeout": settings.redis_pool_timeout,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": settings.redis_connect_timeout,
+        "health_check_interval": 30,
+        "retry": once,
+    }
+    if settings.redis_sentinels:
+        client = SessionRedis(connection_pool=_sentinel_pool(settings, options), retry=once)
+        client.follow_switches()
+        return client
+    assert settings.redis_url
+    pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, **options)
     return SessionRedis(connection_pool=pool, retry=once)
+
+
+class SentinelBlockingPool(SentinelConnectionPool, aioredis.BlockingConnectionPool):
+    """redis-py's Sentinel pool (each connection asks the sentinels for the master's
+    address as it connects) that waits for a free connection, as the single server's
+    pool does, instead of failing at once when all are in use."""
+
+
+def _sentinel_pool(settings: Settings, options: dict[str, Any]) -> SentinelBlockingPool:
+    """The master's pool: its address from the sentinels; credentials, database and TLS
+    from REDIS_URL (whose host is the master's name: see the settings)."""
+    sentinels = Sentinel(  # type: ignore[no-untyped-call]
+        sentinel_addresses(settings.redis_sentinels),
+        sentinel_kwargs={**_sentinel_options(settings), "retry": options["retry"]},
+    )
+    options = {**_master_options(settings), **options}
+    return SentinelBlockingPool(  # type: ignore[no-untyped-call]
+        settings.redis_sentinel_master, sentinels, is_master=True, **options
+    )
+
+
+def _sentinel_options(settings: Settings) -> dict[str, Any]:
+    """How to talk to the sentinels themselves (each is asked in turn anyway: no retry)."""
+    return {
+        "socket_timeout": settings.redis_socket_timeout,
+        "socket_connect_timeout": settings.redis_connect_timeout,
+        "password": settings.redis_sentinel_password,
+    }
+
+
+def _master_options(settings: Settings) -> dict[str, Any]:
+    """REDIS_URL's credentials, database and TLS, for the master the sentinels name."""
+    if not settings.redis_url:
+        return {}
+    url = dict(parse_url(settings.redis_url))
+    url.pop("host", None)
+    if url.pop("connection_class", None) is SSLConnection:
+        url["ssl"] = True  # the Sentinel pool's own TLS connection class
+    return url
+
+
+def sentinel_master(settings: Settings) -> redis.Redis:
+    """A synchronous client of the master the sentinels name (for checks at start-up)."""
+    sentinels = SyncSentinel(  # type: ignore[no-untyped-call]
+        sentinel_addresses(settings.redis_sentinels), sentinel_kwargs=_sentinel_options(settings)
+    )
+    master: redis.Redis = sentinels.master_for(  # type: ignore[no-untyped-call]
+        settings.redis_sentinel_master,
+        socket_timeout=2,
+        socket_connect_timeout=2,
+        **_master_options(settings),
+    )
+    return master
 
 
 class SessionRedis(aioredis.Redis):
@@ -100,13 +175,82 @@ class SessionRedis(aioredis.Redis):
     def __init__(self, *, connection_pool: aioredis.BlockingConnectionPool, retry: Retry) -> None:
         super().__init__(connection_pool=connection_pool, retry=retry)
         self.lanes = Lanes(connection_pool)
+        self._switches: asyncio.Task[None] | None = None
 
     def register_script(self, script: str | bytes) -> AsyncScript:  # type: ignore[override]
         return LeanScript(self, script)
 
+    def follow_switches(self) -> None:
+        """Listen for the sentinels' ``+switch-master`` (in the running event loop)."""
+        pool = self.connection_pool
+        assert isinstance(pool, SentinelConnectionPool)
+        self._switches = asyncio.get_running_loop().create_task(
+            MasterSwitches(pool, self.switched).follow()
+        )
+
+    async def switched(self) -> None:
+        """The master changed: close every connection (idle or busy) to the old one, so
+        that each connects again to the master the sentinels name now."""
+        await self.lanes.aclose()
+        await self.connection_pool.disconnect(inuse_connections=True)
+
     async def aclose(self, close_connection_pool: bool | None = None) -> None:
+        if self._switches is not None:
+            self._switches.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._switches
         await self.lanes.aclose()
         await super().aclose(close_connection_pool)
+        if isinstance(self.connection_pool, SentinelConnectionPool):
+            await self.connection_pool.sentinel_manager.aclose()
+
+
+class MasterSwitches:
+    """Sentinel's announcement that a master moved (``+switch-master``), heard from one of
+    the sentinels at a time. A failover promotes a replica while the old master may well be
+    alive (a manual failover, a partition): Sentinel demotes it, and closes its clients, only
+    some ten seconds later, and writes it takes meanwhile are lost when it resyncs. So a
+    connection to the old master is closed as soon as the switch is announced, not when it
+    breaks. The master's address is also compared whenever listening (re)starts, so a
+    switch announced while no sentinel was heard is not missed."""
+
+    def __init__(
+        self, pool: SentinelConnectionPool, switched: Callable[[], Awaitable[None]]
+    ) -> None:
+        self._pool = pool
+        self._switched = switched
+        self._name = str(pool.service_name).encode()
+
+    async def follow(self) -> None:
+        """Listen until cancelled, from the next sentinel whenever one stops answering."""
+        while True:
+            for sentinel in list(self._pool.sentinel_manager.sentinels):
+                with contextlib.suppress(RedisError, OSError):
+                    await self._listen(sentinel.connection_pool.connection_kwargs)
+            await asyncio.sleep(1)
+
+    async def _listen(self, kwargs: dict[str, Any]) -> None:
+        # A connection of its own, with no read timeout: it waits for announcements.
+        listener = aioredis.Redis(
+            host=kwargs["host"],
+            port=kwargs["port"],
+            password=kwargs.get("password"),
+            socket_connect_timeout=kwargs.get("socket_connect_timeout"),
+            socket_keepalive=True,
+        )
+        try:
+            async with listener.pubsub() as pubsub:
+                await pubsub.subscribe("+switch-master")
+                known = self._pool.master_address
+                now = await self._pool.sentinel_manager.discover_master(self._pool.service_name)
+                if known is not None and tuple(now) != tuple(known):
+                    await self._switched()
+                async for message in pubsub.listen():
+                    # "<name> <old ip> <old port> <new ip> <new port>"
+                    if message["type"] == "message" and message["data"].split()[0] == self._name:
+                        await self._switched()
+        finally:
+            await listener.aclose()
 
 
 class Lanes:
@@ -118,7 +262,10 @@ class Lanes:
     command that fails other than by Redis's answer (a timeout, a dropped connection, a
     cancellation) closes its connection, so a late reply is never read as the next
     command's (redis-py issue #2624); the next command on that lane connects afresh, as
-    does one whose connection Redis closed meanwhile (a restart).
+    does one whose connection Redis closed meanwhile (a restart). So does one whose
+    connection answered READONLY: it reached a replica (a demoted master), and connecting
+    again asks where the master is now. A new connection to another address than the last
+    one (the sentinels named a new master) closes the idle ones to the old address.
     """
 
     def __init__(self, pool: aioredis.BlockingConnectionPool) -> None:
@@ -134,6 +281,7 @@ class Lanes:
         self._max = pool.max_connections
         self._wait = pool.timeout
         self._lanes = 0
+        self._address: object = None  # where the last connection went
         self._idle: list[Link | None] = []  # None: a lane without a connection yet
         self._open: set[Link] = set()
         self._waiters: deque[asyncio.Future[Link | None]] = deque()
@@ -162,7 +310,7 @@ class Lanes:
                 link.close()
             self._release(link)
         if isinstance(reply, RedisError):
-            raise reply
+            raise _demoted(reply, link)
         return reply
 
     async def call_then_wait(
@@ -193,7 +341,7 @@ class Lanes:
             self._release(link)
         for answer in (reply, acked):
             if isinstance(answer, RedisError):
-                raise answer
+                raise _demoted(answer, link)
         return reply, acked
 
     async def _connect(self) -> Link:
@@ -205,6 +353,13 @@ class Lanes:
         except builtins_timeout as error:
             raise TimeoutError("Timeout connecting to Redis") from error
         self._open.add(link)
+        if link.address != self._address:
+            self._address = link.address
+            for index, idle in enumerate(self._idle):
+                if idle is not None and idle.address != link.address:
+                    idle.close()
+                    self._open.discard(idle)
+                    self._idle[index] = None
         return link
 
     async def _take(self) -> Link | None:
@@ -259,6 +414,7 @@ class Link(asyncio.Protocol):
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._loop = asyncio.get_running_loop()
         self.closed = False
+        self.address: object = None  # (host, port) as redis-py connected it
 
     @classmethod
     async def open(cls, conn: AbstractConnection) -> Link:
@@ -270,6 +426,7 @@ class Link(asyncio.Protocol):
         assert writer is not None
         conn._writer = conn._reader = None  # so that it never closes it
         link = cls(writer)
+        link.address = (getattr(conn, "host", None), getattr(conn, "port", None))
         link._transport.set_protocol(link)
         return link
 
@@ -337,6 +494,15 @@ class Link(asyncio.Protocol):
 
 
 builtins_timeout = asyncio.TimeoutError  # the builtin TimeoutError since Python 3.11
+
+
+def _demoted(error: RedisError, link: Link | None) -> RedisError:
+    """``error``, to raise. A READONLY one (from a script too) says the connection reached
+    a replica, a demoted master: it is closed, so that the next command connects again
+    (through the sentinels, to the master they name now)."""
+    if link is not None and (isinstance(error, ReadOnlyError) or "READONLY" in str(error)):
+        link.close()
+    return error
 
 
 def _pack(command: tuple[bytes | str | int | float, ...]) -> bytes:
