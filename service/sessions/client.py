@@ -39,13 +39,18 @@ from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import (
+    AskError,
+    ClusterDownError,
     ConnectionError,
     DataError,
     InvalidResponse,
     NoScriptError,
     ReadOnlyError,
+    RedisClusterException,
     RedisError,
+    ResponseError,
     TimeoutError,
+    TryAgainError,
 )
 from redis.sentinel import Sentinel as SyncSentinel
 
@@ -579,18 +584,37 @@ class ReplicaWait:
         # would leave the WAIT counting another connection's writes (the MOVED is raised
         # instead: a 503, whose retry with the same Idempotency-Key is safe).
         cluster = cast("aioredis.RedisCluster", script.registered_client)
-        for attempt in (1, 2):
-            first = keys[0]
-            node = cluster.get_node_from_key(first if isinstance(first, str) else first.decode())
-            pipe = cluster.pipeline()
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=node)
-            reply, acked = await pipe.execute(raise_on_error=False, allow_redirections=False)
-            if isinstance(reply, NoScriptError) and attempt == 1:
+        first = keys[0] if isinstance(keys[0], str) else keys[0].decode()
+        try:
+            await cluster.initialize()  # at once when it knows the nodes already
+            for attempt in (1, 2):
+                pipe = cluster.pipeline()
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                node = cluster.get_node_from_key(first)
+                pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=node)
+                reply, acked = await pipe.execute(raise_on_error=False, allow_redirections=False)
+                if not (isinstance(reply, NoScriptError) and attempt == 1):
+                    break
                 await cluster.script_load(script.script)
-                continue
             for answer in (reply, acked):
                 if isinstance(answer, BaseException):
                     raise answer
-            break
+        except (RedisError, RedisClusterException) as error:
+            if not isinstance(error, ResponseError) or isinstance(error, _MOVED):
+                await self._ask_again(cluster, first)
+            if isinstance(error, RedisError):
+                raise
+            raise ConnectionError(str(error)) from error  # no slot known for it (yet)
         return reply, int(acked)
+
+    @staticmethod
+    async def _ask_again(cluster: aioredis.RedisCluster, key: str) -> None:
+        """A pipeline that failed (a node gone, a slot moved) does not make redis-py's
+        cluster client learn the new layout, as any failed command does: one such
+        command on the key, through its own path, does."""
+        with contextlib.suppress(RedisError, RedisClusterException):
+            await cluster.exists(key)
+
+
+# A slot served elsewhere now (a failover, a resharding): the layout to learn again.
+_MOVED = (AskError, ClusterDownError, TryAgainError)

@@ -121,5 +121,6 @@ def test_writes_wait_for_a_replica_on_a_cluster() -> None:
 
     with ClusterSet(3) as cluster:
         cluster.start()
-        with _app(cluster.url, redis_cluster=True) as client:
+        # No quota of sessions: the first command of the cluster's client is a waited write.
+        with _app(cluster.url, redis_cluster=True, sessions_per_client=0) as client:
             _plays_a_round_through_a_stopped_replica(client, nodes)
