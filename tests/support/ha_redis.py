@@ -7,13 +7,16 @@ process started here is stopped by ``close`` (they are context managers).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import random
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +31,7 @@ from service.embedded_redis import redis_server_binary
 __all__ = [
     "MASTER",
     "ClusterSet",
+    "LaggingLink",
     "Node",
     "Replicated",
     "SentinelSet",
@@ -86,8 +90,9 @@ class Node:
         self._sentinel = sentinel
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, password: str | None = None) -> None:
-        """Start it (again) and wait until it answers; ``password``: to ask it with."""
+    def start(self, password: str | None = None, *extra: str) -> None:
+        """Start it (again) and wait until it answers; ``password``: to ask it with;
+        ``extra``: arguments for this start only (``--replicaof``, say)."""
         command = [server_binary()]
         if self._sentinel:
             command += [str(self.directory / "sentinel.conf"), "--sentinel"]
@@ -95,7 +100,7 @@ class Node:
         if not self._sentinel:
             command += ["--save", "", "--appendonly", "no"]
         log = (self.directory / "redis.log").open("ab")
-        self.process = subprocess.Popen([*command, *self._args], stdout=log, stderr=log)
+        self.process = subprocess.Popen([*command, *self._args, *extra], stdout=log, stderr=log)
         log.close()
         wait_until(self.client(password=password).ping, f"redis on port {self.port}")
 
@@ -151,19 +156,98 @@ class _Processes:
         self.close()
 
 
-class Replicated(_Processes):
-    """A primary and ``replicas`` replicas (``password``: each one's requirepass)."""
+class LaggingLink:
+    """A TCP link from replicas to a primary that delivers what the primary sends ``lag``
+    seconds late (a slow network), and what they send back at once. When the primary goes
+    away, whatever it sent that has not been delivered yet is lost with it, as on a real
+    network."""
 
-    def __init__(self, replicas: int = 1, *, password: str = "", sentinels: int = 0) -> None:
+    def __init__(self, upstream: int, lag: float) -> None:
+        self._upstream, self._lag = upstream, lag
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._listener.getsockname()[1])
+        self._sockets: list[socket.socket] = [self._listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                replica, _ = self._listener.accept()
+                try:
+                    primary = socket.create_connection(("127.0.0.1", self._upstream))
+                except OSError:
+                    replica.close()
+                    continue
+                self._sockets += [replica, primary]
+                late: queue.Queue[tuple[float, bytes] | None] = queue.Queue()
+                for target, args in (
+                    (self._pump, (replica, primary)),
+                    (self._pump, (primary, None, late)),
+                    (self._deliver, (late, replica)),
+                ):
+                    threading.Thread(target=target, args=args, daemon=True).start()
+
+    def _pump(
+        self,
+        source: socket.socket,
+        sink: socket.socket | None,
+        late: queue.Queue[tuple[float, bytes] | None] | None = None,
+    ) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if late is not None:
+                    late.put((time.monotonic() + self._lag, data))
+                elif sink is not None:
+                    sink.sendall(data)
+        if late is not None:
+            late.put(None)  # the primary is gone: what it sent and was not delivered is lost
+        with contextlib.suppress(OSError):
+            source.close()
+            if sink is not None:
+                sink.close()
+
+    def _deliver(
+        self, late: queue.Queue[tuple[float, bytes] | None], replica: socket.socket
+    ) -> None:
+        with contextlib.suppress(OSError):
+            while (item := late.get()) is not None:
+                due, data = item
+                time.sleep(max(0.0, due - time.monotonic()))
+                if not late.empty() and late.queue[-1] is None:
+                    break  # the primary went away meanwhile
+                replica.sendall(data)
+        with contextlib.suppress(OSError):
+            replica.close()
+
+    def close(self) -> None:
+        for each in self._sockets:
+            with contextlib.suppress(OSError):
+                each.close()
+
+
+class Replicated(_Processes):
+    """A primary and ``replicas`` replicas (``password``: each one's requirepass);
+    ``lag``: seconds late that they get what the primary sends (:class:`LaggingLink`)."""
+
+    def __init__(
+        self, replicas: int = 1, *, password: str = "", sentinels: int = 0, lag: float = 0.0
+    ) -> None:
         super().__init__()
         self.password = password or None
         ports = free_ports(1 + replicas + sentinels)
         self._spare_ports = ports[1 + replicas :]
         auth = ["--requirepass", password, "--masterauth", password] if password else []
         self.data = [self._node("primary", ports[0], auth)]
+        self.link = LaggingLink(ports[0], lag) if lag else None
+        upstream = self.link.port if self.link else ports[0]
         for index, port in enumerate(ports[1 : 1 + replicas]):
-            args = [*auth, "--replicaof", "127.0.0.1", str(ports[0])]
+            args = [*auth, "--replicaof", "127.0.0.1", str(upstream)]
             self.data.append(self._node(f"replica-{index}", port, args))
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+        super().close()
 
     def start(self) -> Any:
         try:
@@ -210,15 +294,18 @@ class SentinelSet(Replicated):
         down_after_ms: int = 1000,
         password: str = "",
         sentinel_password: str = "",
+        lag: float = 0.0,
     ) -> None:
-        super().__init__(replicas, password=password, sentinels=3)
+        super().__init__(replicas, password=password, sentinels=3, lag=lag)
         self.sentinels = []
         for index, port in enumerate(self._spare_ports):
             node = self._node(f"sentinel-{index}", port, [], sentinel=True)
             config = [
                 f"sentinel monitor {MASTER} 127.0.0.1 {self.primary.port} 2",
                 f"sentinel down-after-milliseconds {MASTER} {down_after_ms}",
-                f"sentinel failover-timeout {MASTER} {max(3000, 3 * down_after_ms)}",
+                # Behind a lagging link a replica names another master than the primary,
+                # which Sentinel would "fix" after this long: not during a run.
+                f"sentinel failover-timeout {MASTER} {60_000 if lag else 3 * down_after_ms}",
                 f"sentinel parallel-syncs {MASTER} 1",
             ]
             if password:
