@@ -252,7 +252,8 @@ class MasterSwitches:
                     await self._switched()
                 async for message in pubsub.listen():
                     # "<name> <old ip> <old port> <new ip> <new port>"
-                    if message["type"] == "message" and message["data"].split()[0] == self._name:
+                    named = message["data"].split()[:1] if message["type"] == "message" else []
+                    if named == [self._name]:
                         await self._switched()
         finally:
             await listener.aclose()
