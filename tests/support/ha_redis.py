@@ -142,7 +142,13 @@ class _Processes:
     def close(self) -> None:
         for node in self.nodes:
             node.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
+        # Two runs of the cluster test left empty node directories behind: something
+        # (a node's forked child, for a replica's resync?) still wrote there a moment.
+        for _ in range(20):
+            shutil.rmtree(self.root, ignore_errors=True)
+            if not self.root.exists():
+                break
+            time.sleep(0.1)
 
     def __enter__(self) -> Any:
         return self
