@@ -41,7 +41,8 @@ CHROMIUM ?= chromium chromium-browser
 SYSTEM_INSTALL ?= auto
 
 .PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
-	system-deps bench bench-odds bench-odds-memory bench-inputs bench-instructions flood load clean
+	system-deps bench bench-odds bench-odds-memory bench-inputs bench-instructions flood failover \
+	load clean
 
 help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
@@ -61,6 +62,9 @@ help:
 	@echo "make flood          four clients flood the costliest odds; /healthz and a check measured"
 	@echo "make bench-instructions  instructions per request (valgrind callgrind), in-process, beside"
 	@echo "                    the bare-Litestar baseline and a FastAPI peer (BENCH_ARGS='-s check -s peer')"
+	@echo "make failover       the Redis master killed under 20 writers (Sentinel, Cluster; with and"
+	@echo "                    without REDIS_WAIT_REPLICAS): writes lost, duplicated, time to recover"
+	@echo "                    (FAILOVER_ARGS='-s sentinel-wait --runs 3'; REDIS_SERVER=path to pick one)"
 	@echo "make load URL=...   a mixed locust workload against any URL (USERS=50 DURATION=1m)"
 	@echo "make clean          remove .venv, .uv and caches"
 
@@ -145,6 +149,12 @@ bench-instructions: $(DEV_STAMP)
 	@command -v valgrind >/dev/null 2>&1 || { $(call apt_install,valgrind,make bench-instructions needs it); }
 	@$(BIN)/python -c 'import fastapi' 2>/dev/null || $(UV_SYNC) --extra dev --extra bench
 	$(BIN)/python -m tests.bench.instructions $(BENCH_ARGS)
+
+# Real redis-server processes on this machine (no Docker): a primary, a replica and three
+# sentinels, or a 3-master cluster with replicas; the master killed with SIGKILL under load.
+FAILOVER_ARGS ?=
+failover: $(DEV_STAMP)
+	$(BIN)/python -m tests.faults.failover $(FAILOVER_ARGS)
 
 URL ?= http://127.0.0.1:8000
 USERS ?= 50

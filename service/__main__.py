@@ -20,6 +20,12 @@ from service.embedded_redis import EmbeddedRedis, evicting_policy
 from service.logging import configure_logging
 from service.settings import Settings, SettingsError
 
+_EVICTS = (
+    "this Redis drops keys when its memory is full, live sessions among them, without a "
+    "word: set maxmemory-policy noeviction, and the service answers 503 state-store-full "
+    "instead (deploy/k8s/redis.md)"
+)
+
 
 def _redact(url: str) -> str:
     """A Redis URL without its password, for the log."""
@@ -73,16 +79,21 @@ def main() -> int:
                 tempfile.TemporaryDirectory(prefix="bullseye-metrics-")
             )
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
-        if settings.redis_url:
+        if settings.redis_sentinels:
+            from service.sessions.client import sentinel_master
+
+            log.info(
+                "redis",
+                mode="sentinel",
+                sentinels=settings.redis_sentinels,
+                master=settings.redis_sentinel_master,
+            )
+            if policy := evicting_policy(sentinel_master(settings)):
+                log.warning("redis_evicts_sessions", policy=policy, note=_EVICTS)
+        elif settings.redis_url:
             log.info("redis", mode="external", url=_redact(settings.redis_url))
             if policy := evicting_policy(settings.redis_url):
-                log.warning(
-                    "redis_evicts_sessions",
-                    policy=policy,
-                    note="this Redis drops keys when its memory is full, live sessions "
-                    "among them, without a word: set maxmemory-policy noeviction, and the "
-                    "service answers 503 state-store-full instead (deploy/k8s/redis.md)",
-                )
+                log.warning("redis_evicts_sessions", policy=policy, note=_EVICTS)
         else:
             maxmemory = settings.embedded_redis_maxmemory_mb
             url = stack.enter_context(EmbeddedRedis(maxmemory_mb=maxmemory))

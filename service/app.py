@@ -45,7 +45,7 @@ from service.kernel.dice import RandomSource
 from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
 from service.metrics import flush_requests
-from service.sessions.client import make_client
+from service.sessions.client import ReplicaWait, make_client
 from service.sessions.host import SessionHost
 from service.sessions.quota import SessionQuota
 from service.sessions.stream import StreamGate
@@ -235,6 +235,11 @@ def create_app(
                 set_ttl_ms=2 * settings.session_ttl_max_seconds * 1000,
             ),
             rng=server_rng,
+            replicas=(
+                ReplicaWait(settings.redis_wait_replicas, settings.redis_wait_timeout_ms)
+                if settings.redis_wait_replicas
+                else None
+            ),
         )
         limiter = RateLimiter(settings, make_client(settings)) if settings.rate_limit else None
         shell.rate_limiter = limiter

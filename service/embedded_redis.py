@@ -24,11 +24,14 @@ __all__ = ["EVICTING_POLICIES", "EmbeddedRedis", "evicting_policy", "redis_serve
 EVICTING_POLICIES = ("allkeys-", "volatile-")
 
 
-def evicting_policy(url: str) -> str | None:
-    """The maxmemory-policy of the Redis at ``url`` when it would evict sessions, else None
-    (also when the server does not say: managed services often refuse CONFIG)."""
+def evicting_policy(server: str | redis.Redis) -> str | None:
+    """The maxmemory-policy of the Redis at ``server`` (a URL, or a client, closed here)
+    when it would evict sessions, else None (also when the server does not say: managed
+    services often refuse CONFIG)."""
     try:
-        with redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2) as client:
+        if isinstance(server, str):
+            server = redis.Redis.from_url(server, socket_timeout=2, socket_connect_timeout=2)
+        with server as client:
             policy = str(client.config_get("maxmemory-policy").get("maxmemory-policy", ""))
     except redis.RedisError:
         return None

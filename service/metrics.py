@@ -34,6 +34,7 @@ __all__ = [
     "REQUEST_SECONDS",
     "SESSIONS_CREATED",
     "SESSION_COPIES",
+    "WRITES_UNREPLICATED",
     "exposition",
     "flush_requests",
     "observe_request",
@@ -58,6 +59,11 @@ SESSIONS_CREATED = Counter(
 )
 CONFLICTS_DECIDED = Counter("bullseye_conflicts_decided", "Expanded conflicts decided.")
 REDIS_ERRORS = Counter("bullseye_redis_errors", "Redis calls that failed.")
+WRITES_UNREPLICATED = Counter(
+    "bullseye_writes_unreplicated",
+    "Session writes (and replays) answered 503 because fewer replicas than "
+    "REDIS_WAIT_REPLICAS acknowledged them in time.",
+)
 RATE_LIMITED = Counter(
     "bullseye_rate_limited", "Requests refused by the rate limiter, by route.", ["route"]
 )

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 import msgspec
 from msgspec import Meta
 
-__all__ = ["Settings", "SettingsError"]
+__all__ = ["Settings", "SettingsError", "sentinel_addresses"]
 
 
 class SettingsError(ValueError):
@@ -20,6 +21,28 @@ REDIS_SCHEMES = ("redis:", "rediss:", "unix:")
 Seconds = Annotated[float, Meta(gt=0, le=60)]
 _UPPER_CASE = {"log_level"}
 _LOWER_CASE = {"server"}
+
+
+def sentinel_addresses(value: str) -> list[tuple[str, int]]:
+    """``host:port,host:port`` (an IPv6 host in brackets) as pairs.
+
+    Raises:
+        ValueError: an entry that is not ``host:port``, naming REDIS_SENTINELS.
+    """
+    addresses = []
+    for entry in (part.strip() for part in value.split(",")):
+        try:
+            parsed = urlsplit(f"//{entry}")
+            host, port = parsed.hostname, parsed.port
+        except ValueError:
+            host = port = None
+        if not entry or not host or port is None or not 0 < port < 65536:
+            raise ValueError(
+                f"REDIS_SENTINELS: {entry!r} is not host:port (the sentinels, separated by "
+                "commas: sentinel-1:26379,sentinel-2:26379)"
+            )
+        addresses.append((host, port))
+    return addresses
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,6 +59,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # never evicts a session.
     embedded_redis_maxmemory_mb: Annotated[int, Meta(ge=16, le=1024 * 1024)] = 256
     redis_cluster: bool = False  # REDIS_URL names one node of a Redis Cluster
+    # Redis Sentinel: "host:port,host:port" of the sentinels, and the name of the master
+    # they watch; REDIS_URL, if set too, gives only the master's credentials, database and
+    # TLS (its host must be the master's name). The sentinels' own password, if any.
+    redis_sentinels: str = ""
+    redis_sentinel_master: str = ""
+    redis_sentinel_password: str | None = None
+    # Each session write waits until this many replicas hold it (WAIT), at most
+    # REDIS_WAIT_TIMEOUT_MS; fewer in time: 503 (the write is kept, a retry with the
+    # same Idempotency-Key finds it). 0: answered once the primary has it.
+    redis_wait_replicas: Annotated[int, Meta(ge=0, le=16)] = 0
+    redis_wait_timeout_ms: Annotated[int, Meta(ge=1, le=60_000)] = 1000
     redis_max_connections: Annotated[int, Meta(ge=1, le=10000)] = 64
     redis_socket_timeout: Seconds = 1.0
     redis_connect_timeout: Seconds = 1.0
@@ -140,6 +174,36 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")
+        if self.redis_sentinels or self.redis_sentinel_master:
+            self._check_sentinel()
+
+    def _check_sentinel(self) -> None:
+        if not self.redis_sentinels:
+            raise ValueError("REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS is not")
+        sentinel_addresses(self.redis_sentinels)  # its ValueError names the variable
+        if not self.redis_sentinel_master:
+            raise ValueError(
+                "REDIS_SENTINEL_MASTER must name the master the sentinels watch "
+                "(their `sentinel monitor <name> …`)"
+            )
+        if self.redis_cluster:
+            raise ValueError("REDIS_SENTINELS and REDIS_CLUSTER exclude each other")
+        if self.redis_url is not None:
+            url = urlsplit(self.redis_url)
+            if url.scheme == "unix":
+                raise ValueError("REDIS_URL: a unix socket cannot be found through sentinels")
+            if url.hostname != self.redis_sentinel_master.lower() or url.port is not None:
+                raise ValueError(
+                    "REDIS_URL: with REDIS_SENTINELS the sentinels name the master's address; "
+                    "REDIS_URL gives only its credentials, database and TLS, with the "
+                    f"master's name as its host (redis://:<password>@"
+                    f"{self.redis_sentinel_master}/0)"
+                )
+
+    @property
+    def redis_configured(self) -> bool:
+        """Whether Redis is the operator's (a URL or sentinels), not one to embed."""
+        return bool(self.redis_url or self.redis_sentinels)
 
     @property
     def odds_deadline_seconds(self) -> float:

@@ -24,6 +24,7 @@ __all__ = [
     "TooManyStreams",
     "Unauthorized",
     "UnreadableBodyError",
+    "UnreplicatedError",
     "UnsupportedMediaType",
 ]
 
@@ -126,6 +127,16 @@ class BodyTooSlow(HTTPException):
 
 class StoreError(Exception):
     """The state store (Redis) could not be reached or answered with an error: a 503."""
+
+
+class UnreplicatedError(StoreError):
+    """A write the primary made but fewer replicas than ``REDIS_WAIT_REPLICAS``
+    acknowledged within ``REDIS_WAIT_TIMEOUT_MS``: a failover now could undo it."""
+
+    def __init__(self, acknowledged: int, wanted: int) -> None:
+        super().__init__(f"{acknowledged} of {wanted} replicas acknowledged the write in time")
+        self.acknowledged = acknowledged
+        self.wanted = wanted
 
 
 class StoreUnavailable(HTTPException):

@@ -28,6 +28,7 @@ from service.http.errors import (
     TooManySessionStreams,
     TooManyStreams,
     UnreadableBodyError,
+    UnreplicatedError,
 )
 from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
 from service.http.validation import UNKNOWN, InvalidBodyError, Violation, explain, explain_parameter
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
+    "UNREPLICATED_DETAIL",
     "Problem",
     "ProblemError",
     "handle_exception",
@@ -51,6 +53,15 @@ __all__ = [
 ]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+# A write Redis made but no replica confirmed in time (REDIS_WAIT_REPLICAS): its outcome is
+# open until a replica holds it, and a retry with the same key settles it either way.
+UNREPLICATED_DETAIL = (
+    "The change was made, but fewer replicas than the service waits for (REDIS_WAIT_REPLICAS) "
+    "confirmed it in time, so a failover now could still undo it. Retry with the same "
+    "Idempotency-Key: the retry answers with this change's own answer once a replica holds "
+    "it, or makes the change once if a failover undid it. Without a key, read the session "
+    "before sending the change again."
+)
 _log = structlog.get_logger("service.errors")
 
 
@@ -280,6 +291,13 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
                 "malformed-json",
                 exc.detail,
                 errors=(ProblemError(code=exc.code, pointer="", detail=exc.detail),),
+            )
+        case UnreplicatedError():
+            _log.warning("write_unreplicated", acknowledged=exc.acknowledged, wanted=exc.wanted)
+            return problem_response(
+                "store-unavailable",
+                UNREPLICATED_DETAIL,
+                headers={"Retry-After": str(request.app.state.settings.redis_retry_after_seconds)},
             )
         case StoreError():
             retry_after = request.app.state.settings.redis_retry_after_seconds

@@ -9,6 +9,16 @@ own path costs about four times as many instructions per call (its pool's lock a
 condition and a timer, a task and a timer for the send, a timer for the read, stream
 reader and writer, observability hooks); everything else keeps using it. A Redis Cluster
 client keeps redis-py's scripts (they find each key's node).
+
+With Redis Sentinel (``REDIS_SENTINELS``) both paths connect through redis-py's Sentinel
+pool: each new connection asks the sentinels where the master is. Every connection is
+closed when the sentinels announce a new master (:class:`MasterSwitches`), and a lean one
+also when it fails (the old master died) or answers READONLY (it reached a replica), so
+the next command connects to the new master.
+
+:class:`ReplicaWait` sends ``WAIT`` right behind a write script, on its connection (what
+WAIT counts is that connection's writes): in the same packet on the lean path, in one
+pipeline to the key's node on a cluster.
 """
 
 from __future__ import annotations
@@ -16,42 +26,63 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import hiredis
+import redis
 import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
+from redis.asyncio.connection import SSLConnection, parse_url
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import (
+    AskError,
+    ClusterDownError,
     ConnectionError,
     DataError,
     InvalidResponse,
     NoScriptError,
+    ReadOnlyError,
+    RedisClusterException,
     RedisError,
+    ResponseError,
     TimeoutError,
+    TryAgainError,
 )
+from redis.sentinel import Sentinel as SyncSentinel
+
+from service.settings import sentinel_addresses
 
 if TYPE_CHECKING:
     from redis.asyncio.connection import AbstractConnection
 
     from service.settings import Settings
 
-__all__ = ["LeanScript", "RedisClient", "SessionRedis", "make_client"]
+__all__ = [
+    "LeanScript",
+    "RedisClient",
+    "ReplicaWait",
+    "SentinelBlockingPool",
+    "SessionRedis",
+    "make_client",
+    "sentinel_master",
+]
 
 
 RedisClient = aioredis.Redis | aioredis.RedisCluster
 
 
 def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient:
-    """A client for ``settings.redis_url``. Connects lazily, so start-up never waits on Redis.
+    """A client for ``settings.redis_url`` (or the master the sentinels name). Connects
+    lazily, so start-up never waits on Redis.
 
     ``for_streams``: a separate pool for blocking stream reads (SSE), so that many open
     event streams never starve the requests that change state.
     """
-    assert settings.redis_url, "REDIS_URL must be set (python -m service embeds one otherwise)"
+    assert settings.redis_configured, "python -m service embeds a Redis when none is set"
     max_connections = (
         settings.sse_max_connections if for_streams else settings.redis_max_connections
     )
@@ -64,6 +95,7 @@ def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient
     # otherwise resend it up to ten times, and each would find the state moved on).
     once = Retry(NoBackoff(), retries=0)
     if settings.redis_cluster:
+        assert settings.redis_url
         # Every key of one session shares a hash tag, so each script runs on one node.
         return aioredis.RedisCluster.from_url(
             settings.redis_url,
@@ -72,16 +104,74 @@ def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient
             socket_connect_timeout=settings.redis_connect_timeout,
             retry=once,
         )
-    pool = aioredis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=max_connections,
-        timeout=settings.redis_pool_timeout,
-        socket_timeout=socket_timeout,
-        socket_connect_timeout=settings.redis_connect_timeout,
-        health_check_interval=30,
-        retry=once,
-    )
+    options: dict[str, Any] = {
+        "max_connections": max_connections,
+        "timeout": settings.redis_pool_timeout,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": settings.redis_connect_timeout,
+        "health_check_interval": 30,
+        "retry": once,
+    }
+    if settings.redis_sentinels:
+        client = SessionRedis(connection_pool=_sentinel_pool(settings, options), retry=once)
+        client.follow_switches()
+        return client
+    assert settings.redis_url
+    pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, **options)
     return SessionRedis(connection_pool=pool, retry=once)
+
+
+class SentinelBlockingPool(SentinelConnectionPool, aioredis.BlockingConnectionPool):
+    """redis-py's Sentinel pool (each connection asks the sentinels for the master's
+    address as it connects) that waits for a free connection, as the single server's
+    pool does, instead of failing at once when all are in use."""
+
+
+def _sentinel_pool(settings: Settings, options: dict[str, Any]) -> SentinelBlockingPool:
+    """The master's pool: its address from the sentinels; credentials, database and TLS
+    from REDIS_URL (whose host is the master's name: see the settings)."""
+    sentinels = Sentinel(  # type: ignore[no-untyped-call]
+        sentinel_addresses(settings.redis_sentinels),
+        sentinel_kwargs={**_sentinel_options(settings), "retry": options["retry"]},
+    )
+    options = {**_master_options(settings), **options}
+    return SentinelBlockingPool(  # type: ignore[no-untyped-call]
+        settings.redis_sentinel_master, sentinels, is_master=True, **options
+    )
+
+
+def _sentinel_options(settings: Settings) -> dict[str, Any]:
+    """How to talk to the sentinels themselves (each is asked in turn anyway: no retry)."""
+    return {
+        "socket_timeout": settings.redis_socket_timeout,
+        "socket_connect_timeout": settings.redis_connect_timeout,
+        "password": settings.redis_sentinel_password,
+    }
+
+
+def _master_options(settings: Settings) -> dict[str, Any]:
+    """REDIS_URL's credentials, database and TLS, for the master the sentinels name."""
+    if not settings.redis_url:
+        return {}
+    url = dict(parse_url(settings.redis_url))
+    url.pop("host", None)
+    if url.pop("connection_class", None) is SSLConnection:
+        url["ssl"] = True  # the Sentinel pool's own TLS connection class
+    return url
+
+
+def sentinel_master(settings: Settings) -> redis.Redis:
+    """A synchronous client of the master the sentinels name (for checks at start-up)."""
+    sentinels = SyncSentinel(  # type: ignore[no-untyped-call]
+        sentinel_addresses(settings.redis_sentinels), sentinel_kwargs=_sentinel_options(settings)
+    )
+    master: redis.Redis = sentinels.master_for(  # type: ignore[no-untyped-call]
+        settings.redis_sentinel_master,
+        socket_timeout=2,
+        socket_connect_timeout=2,
+        **_master_options(settings),
+    )
+    return master
 
 
 class SessionRedis(aioredis.Redis):
@@ -90,13 +180,83 @@ class SessionRedis(aioredis.Redis):
     def __init__(self, *, connection_pool: aioredis.BlockingConnectionPool, retry: Retry) -> None:
         super().__init__(connection_pool=connection_pool, retry=retry)
         self.lanes = Lanes(connection_pool)
+        self._switches: asyncio.Task[None] | None = None
 
     def register_script(self, script: str | bytes) -> AsyncScript:  # type: ignore[override]
         return LeanScript(self, script)
 
+    def follow_switches(self) -> None:
+        """Listen for the sentinels' ``+switch-master`` (in the running event loop)."""
+        pool = self.connection_pool
+        assert isinstance(pool, SentinelConnectionPool)
+        self._switches = asyncio.get_running_loop().create_task(
+            MasterSwitches(pool, self.switched).follow()
+        )
+
+    async def switched(self) -> None:
+        """The master changed: close every connection (idle or busy) to the old one, so
+        that each connects again to the master the sentinels name now."""
+        await self.lanes.aclose()
+        await self.connection_pool.disconnect(inuse_connections=True)
+
     async def aclose(self, close_connection_pool: bool | None = None) -> None:
+        if self._switches is not None:
+            self._switches.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._switches
         await self.lanes.aclose()
         await super().aclose(close_connection_pool)
+        if isinstance(self.connection_pool, SentinelConnectionPool):
+            await self.connection_pool.sentinel_manager.aclose()
+
+
+class MasterSwitches:
+    """Sentinel's announcement that a master moved (``+switch-master``), heard from one of
+    the sentinels at a time. A failover promotes a replica while the old master may well be
+    alive (a manual failover, a partition): Sentinel demotes it, and closes its clients, only
+    some ten seconds later, and writes it takes meanwhile are lost when it resyncs. So a
+    connection to the old master is closed as soon as the switch is announced, not when it
+    breaks. The master's address is also compared whenever listening (re)starts, so a
+    switch announced while no sentinel was heard is not missed."""
+
+    def __init__(
+        self, pool: SentinelConnectionPool, switched: Callable[[], Awaitable[None]]
+    ) -> None:
+        self._pool = pool
+        self._switched = switched
+        self._name = str(pool.service_name).encode()
+
+    async def follow(self) -> None:
+        """Listen until cancelled, from the next sentinel whenever one stops answering."""
+        while True:
+            for sentinel in list(self._pool.sentinel_manager.sentinels):
+                with contextlib.suppress(RedisError, OSError):
+                    await self._listen(sentinel.connection_pool.connection_kwargs)
+            await asyncio.sleep(1)
+
+    async def _listen(self, kwargs: dict[str, Any]) -> None:
+        # A connection of its own, with no read timeout: it waits for announcements.
+        listener = aioredis.Redis(
+            host=kwargs["host"],
+            port=kwargs["port"],
+            password=kwargs.get("password"),
+            socket_connect_timeout=kwargs.get("socket_connect_timeout"),
+            socket_keepalive=True,
+        )
+        try:
+            async with listener.pubsub() as pubsub:
+                await pubsub.subscribe("+switch-master")
+                known = self._pool.master_address
+                now = await self._pool.sentinel_manager.discover_master(self._pool.service_name)
+                if known is not None and tuple(now) != tuple(known):
+                    await self._switched()
+                async for message in pubsub.listen():
+                    # "<name> <old ip> <old port> <new ip> <new port>"
+                    named = message["data"].split()[:1] if message["type"] == "message" else []
+                    if named == [self._name]:
+                        await self._switched()
+        finally:
+            await listener.aclose()
 
 
 class Lanes:
@@ -108,7 +268,10 @@ class Lanes:
     command that fails other than by Redis's answer (a timeout, a dropped connection, a
     cancellation) closes its connection, so a late reply is never read as the next
     command's (redis-py issue #2624); the next command on that lane connects afresh, as
-    does one whose connection Redis closed meanwhile (a restart).
+    does one whose connection Redis closed meanwhile (a restart). So does one whose
+    connection answered READONLY: it reached a replica (a demoted master), and connecting
+    again asks where the master is now. A new connection to another address than the last
+    one (the sentinels named a new master) closes the idle ones to the old address.
     """
 
     def __init__(self, pool: aioredis.BlockingConnectionPool) -> None:
@@ -124,6 +287,7 @@ class Lanes:
         self._max = pool.max_connections
         self._wait = pool.timeout
         self._lanes = 0
+        self._address: object = None  # where the last connection went
         self._idle: list[Link | None] = []  # None: a lane without a connection yet
         self._open: set[Link] = set()
         self._waiters: deque[asyncio.Future[Link | None]] = deque()
@@ -152,8 +316,39 @@ class Lanes:
                 link.close()
             self._release(link)
         if isinstance(reply, RedisError):
-            raise reply
+            raise _demoted(reply, link)
         return reply
+
+    async def call_then_wait(
+        self, packed: bytes, script: LeanScript, wait: bytes, waited: float
+    ) -> tuple[Any, Any]:
+        """:meth:`call`, with ``wait`` (a WAIT command) sent right behind ``packed`` on the
+        same connection: both replies, the script's raised if it is an error. ``waited``:
+        the WAIT's own timeout, added to the deadline. (Apart from :meth:`call`, whose
+        every instruction counts on the path without WAIT.)"""
+        link = self._idle.pop() if self._idle else await self._take()
+        deadline = None if self.deadline is None else self.deadline + waited
+        clean = False
+        try:
+            if link is None or link.closed:
+                if link is not None:
+                    self._open.discard(link)
+                link = await self._connect()
+            reply, acked = await link.call_pair(packed + wait, deadline)
+            if isinstance(reply, NoScriptError):
+                await link.call(script.load_command, self.deadline)
+                reply, acked = await link.call_pair(packed + wait, deadline)
+            clean = not isinstance(reply, ConnectionError) and not isinstance(
+                acked, ConnectionError
+            )
+        finally:
+            if not clean and link is not None:
+                link.close()
+            self._release(link)
+        for answer in (reply, acked):
+            if isinstance(answer, RedisError):
+                raise _demoted(answer, link)
+        return reply, acked
 
     async def _connect(self) -> Link:
         # Connecting has its own bound, as with redis-py: the socket's connect timeout,
@@ -164,6 +359,13 @@ class Lanes:
         except builtins_timeout as error:
             raise TimeoutError("Timeout connecting to Redis") from error
         self._open.add(link)
+        if link.address != self._address:
+            self._address = link.address
+            for index, idle in enumerate(self._idle):
+                if idle is not None and idle.address != link.address:
+                    idle.close()
+                    self._open.discard(idle)
+                    self._idle[index] = None
         return link
 
     async def _take(self) -> Link | None:
@@ -218,6 +420,7 @@ class Link(asyncio.Protocol):
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._loop = asyncio.get_running_loop()
         self.closed = False
+        self.address: object = None  # (host, port) as redis-py connected it
 
     @classmethod
     async def open(cls, conn: AbstractConnection) -> Link:
@@ -229,6 +432,7 @@ class Link(asyncio.Protocol):
         assert writer is not None
         conn._writer = conn._reader = None  # so that it never closes it
         link = cls(writer)
+        link.address = (getattr(conn, "host", None), getattr(conn, "port", None))
         link._transport.set_protocol(link)
         return link
 
@@ -248,6 +452,22 @@ class Link(asyncio.Protocol):
             return await reply
         finally:
             timer.cancel()
+
+    async def call_pair(self, packed: bytes, deadline: float | None) -> tuple[Any, Any]:
+        """The two replies to ``packed`` (two commands), both within ``deadline``."""
+        if self.closed:
+            raise ConnectionError("Connection closed")
+        first, second = self._loop.create_future(), self._loop.create_future()
+        self._waiting.extend((first, second))
+        self._transport.write(packed)
+        timer = (
+            None if deadline is None else self._loop.call_later(deadline, self._expire, deadline)
+        )
+        try:
+            return await first, await second
+        finally:
+            if timer is not None:
+                timer.cancel()
 
     def _expire(self, deadline: float) -> None:
         self.close(TimeoutError(f"Timeout reading from Redis ({deadline} s)"))
@@ -282,6 +502,15 @@ class Link(asyncio.Protocol):
 builtins_timeout = asyncio.TimeoutError  # the builtin TimeoutError since Python 3.11
 
 
+def _demoted(error: RedisError, link: Link | None) -> RedisError:
+    """``error``, to raise. A READONLY one (from a script too) says the connection reached
+    a replica, a demoted master: it is closed, so that the next command connects again
+    (through the sentinels, to the master they name now)."""
+    if link is not None and (isinstance(error, ReadOnlyError) or "READONLY" in str(error)):
+        link.close()
+    return error
+
+
 def _pack(command: tuple[bytes | str | int | float, ...]) -> bytes:
     """One RESP command (hiredis's packer, as redis-py's with hiredis)."""
     try:
@@ -306,6 +535,16 @@ class LeanScript(AsyncScript):
         """The EVALSHA command of one call (packed by hiredis, as redis-py packs it)."""
         return _pack((b"EVALSHA", self._sha, len(keys), *keys, *args))
 
+    def call_then_wait(
+        self,
+        keys: Sequence[bytes | str],
+        args: Iterable[bytes | str | int | float],
+        wait: bytes,
+        waited: float,
+    ) -> Coroutine[Any, Any, tuple[Any, Any]]:
+        """The call with ``wait`` (a packed WAIT) right behind it on its connection."""
+        return self._lanes.call_then_wait(self.pack(keys, args), self, wait, waited)
+
     def __call__(  # type: ignore[override]
         self,
         keys: Sequence[bytes | str] | None = None,
@@ -316,3 +555,67 @@ class LeanScript(AsyncScript):
         if client is not None:
             return super().__call__(keys, args, client)
         return self._lanes.call(self.pack(keys or (), args or ()), self)
+
+
+class ReplicaWait:
+    """``WAIT replicas timeout_ms`` right behind a script call, on the connection the
+    script ran on: WAIT counts the replicas holding everything that connection wrote."""
+
+    def __init__(self, replicas: int, timeout_ms: int) -> None:
+        self.replicas = replicas
+        self.timeout_ms = timeout_ms
+        self._packed = _pack((b"WAIT", replicas, timeout_ms))
+
+    async def call(
+        self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        """The script's reply (an error raised) and how many replicas acknowledged."""
+        if isinstance(script, LeanScript):
+            reply, acked = await script.call_then_wait(
+                keys, args, self._packed, self.timeout_ms / 1000
+            )
+            return reply, int(acked)
+        return await self._on_cluster(script, keys, args)
+
+    async def _on_cluster(
+        self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        # One pipeline to the node of the keys' slot: the script, then WAIT aimed at that
+        # node, go over one of its connections. No redirection: a script sent on elsewhere
+        # would leave the WAIT counting another connection's writes (the MOVED is raised
+        # instead: a 503, whose retry with the same Idempotency-Key is safe).
+        cluster = cast("aioredis.RedisCluster", script.registered_client)
+        first = keys[0] if isinstance(keys[0], str) else keys[0].decode()
+        try:
+            await cluster.initialize()  # at once when it knows the nodes already
+            for attempt in (1, 2):
+                pipe = cluster.pipeline()
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                node = cluster.get_node_from_key(first)
+                pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=node)
+                reply, acked = await pipe.execute(raise_on_error=False, allow_redirections=False)
+                if not (isinstance(reply, NoScriptError) and attempt == 1):
+                    break
+                await cluster.script_load(script.script)
+            for answer in (reply, acked):
+                if isinstance(answer, BaseException):
+                    raise answer
+        except (RedisError, RedisClusterException) as error:
+            if not isinstance(error, ResponseError) or isinstance(error, _MOVED):
+                await self._ask_again(cluster, first)
+            if isinstance(error, RedisError):
+                raise
+            raise ConnectionError(str(error)) from error  # no slot known for it (yet)
+        return reply, int(acked)
+
+    @staticmethod
+    async def _ask_again(cluster: aioredis.RedisCluster, key: str) -> None:
+        """A pipeline that failed (a node gone, a slot moved) does not make redis-py's
+        cluster client learn the new layout, as any failed command does: one such
+        command on the key, through its own path, does."""
+        with contextlib.suppress(RedisError, RedisClusterException):
+            await cluster.exists(key)
+
+
+# A slot served elsewhere now (a failover, a resharding): the layout to learn again.
+_MOVED = (AskError, ClusterDownError, TryAgainError)

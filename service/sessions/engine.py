@@ -25,7 +25,12 @@ import msgspec
 from litestar.exceptions import NotFoundException
 from litestar.response import Response
 
-from service.http.errors import ConcurrentUpdate, PreconditionFailed, SessionFull
+from service.http.errors import (
+    ConcurrentUpdate,
+    PreconditionFailed,
+    SessionFull,
+    UnreplicatedError,
+)
 from service.http.preconditions import EntityTags, entity_tags, etag
 from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
 from service.http.receipts import receipts_of
@@ -196,6 +201,8 @@ class SessionEngine(Generic[S]):
                 history=applied.history,
                 access=access,
             )
+        except UnreplicatedError:
+            raise  # made, only not yet on a replica: it keeps its place in the quota
         except BaseException:
             await asyncio.shield(self._quota.give_back(identity, state_key))
             raise
@@ -247,6 +254,7 @@ class SessionEngine(Generic[S]):
             body=await request.body(),
         )
         if isinstance(claimed, Response):
+            await self.store.confirm(session_id)  # its write may still want a replica
             return claimed
         try:
             return await self._attempts(
@@ -261,6 +269,7 @@ class SessionEngine(Generic[S]):
             if held is not None and held[:1] == ANSWERED:
                 # This request outlived its lease and a retry of it was applied meanwhile
                 # (which is why the rules now refuse it): the retry's answer is the answer.
+                await self.store.confirm(session_id)
                 return replay(held, claimed.request)
             raise
         except BaseException:
@@ -334,6 +343,7 @@ class SessionEngine(Generic[S]):
                     )
                 case Replayed():
                     assert claim is not None
+                    await self.store.confirm(session_id)
                     return replay(written.record, claim.request)
                 case Full():
                     raise SessionFull(detail=_full(written, self.store.max_bytes))

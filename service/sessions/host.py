@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from service.http.keys import ApiKeys
     from service.kernel.dice import RandomSource
-    from service.sessions.client import RedisClient
+    from service.sessions.client import RedisClient, ReplicaWait
     from service.sessions.keys import SessionKind
     from service.settings import Settings
 
@@ -79,6 +79,8 @@ class SessionHost:
     leases: StreamLeases
     quota: SessionQuota
     rng: RandomSource  # the server's dice, for rules that roll in a session
+    # Session writes wait for this many replicas (REDIS_WAIT_REPLICAS; None: they don't).
+    replicas: ReplicaWait | None = None
     _engines: dict[SessionSpec[Any], SessionEngine[Any]] = field(default_factory=dict)
 
     def engine(self, spec: SessionSpec[S]) -> SessionEngine[S]:
@@ -95,6 +97,7 @@ class SessionHost:
                 recent_count=settings.recent_sessions,
                 recent_bytes=settings.recent_session_bytes,
                 answers_per_owner=settings.idempotency_keys_kept,
+                replicas=self.replicas,
             )
             engine = SessionEngine(
                 store,

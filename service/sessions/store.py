@@ -16,6 +16,12 @@ Every write sets the TTL of all of them again; the state, its history, its event
 answer land in one script, together or not at all. A write whose stored bytes (state,
 access, history and answers, ``n`` in the envelope) would pass ``max_bytes`` is refused
 whole.
+
+With ``replicas`` (``REDIS_WAIT_REPLICAS``) a write or delete is answered only once that
+many replicas hold it (``WAIT`` behind its script, on its connection); fewer in time
+raise :class:`~service.http.errors.UnreplicatedError` (a 503), the write staying made. A
+replayed answer is confirmed the same way (:meth:`SessionStore.confirm`) before it is
+given: its write may be one that was answered 503 for want of a replica.
 """
 
 from __future__ import annotations
@@ -29,9 +35,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 import msgspec
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreError
+from service.http.errors import StoreError, UnreplicatedError
 from service.kernel.values import Value
-from service.metrics import REDIS_ERRORS, SESSION_COPIES
+from service.metrics import REDIS_ERRORS, SESSION_COPIES, WRITES_UNREPLICATED
 from service.sessions.access import Access
 from service.sessions.idempotency import ANSWERS_TO_DROP
 
@@ -39,7 +45,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from service.kernel.events import Event
-    from service.sessions.client import RedisClient
+    from service.sessions.client import RedisClient, ReplicaWait
     from service.sessions.keys import SessionKind
 
 __all__ = [
@@ -148,6 +154,15 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 """
 
+# KEYS: the answers hash. A write that changes nothing (its expiry set again as it is) but
+# is replicated: the WAIT behind it then covers every write before it, the one whose
+# answer is replayed included, whichever connection made that one.
+_TOUCH = """
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
+return ttl
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Stored(Generic[S]):
@@ -240,8 +255,11 @@ class SessionStore(Generic[S]):
         recent_count: int = 0,
         recent_bytes: int = 0,
         answers_per_owner: int = 16,
+        replicas: ReplicaWait | None = None,
     ) -> None:
+        """``replicas``: how many replicas must hold each write before it is answered."""
         self.kind = kind
+        self._replicas = replicas
         self.max_bytes = max_bytes
         self.answers_per_owner = answers_per_owner
         self._client = client
@@ -264,6 +282,7 @@ class SessionStore(Generic[S]):
         self._write = client.register_script(_WRITE)
         self._read = client.register_script(_READ)
         self._delete = client.register_script(_DELETE)
+        self._touch = client.register_script(_TOUCH)
         self.encode = msgspec.msgpack.Encoder().encode
         self._decode_state = msgspec.msgpack.Decoder(state_type).decode
         self._decode_access = msgspec.msgpack.Decoder(Access).decode
@@ -388,7 +407,13 @@ class SessionStore(Generic[S]):
             self.kind.answer_order(session_id),
         ]
         try:
-            answer = cast("list[bytes]", await self._write(keys=keys, args=args))
+            if self._replicas is None:
+                answer = cast("list[bytes]", await self._write(keys=keys, args=args))
+            else:
+                answer, acked = await self._replicas.call(self._write, keys, args)
+                if answer[0] == b"ok" and acked < self._replicas.replicas:
+                    self._forget(session_id)  # this process's copy is a version behind
+                    raise _unreplicated(acked, self._replicas.replicas)
         except RedisError as error:
             raise _failed(error) from error
         outcome = answer[0]
@@ -437,19 +462,34 @@ class SessionStore(Generic[S]):
     async def delete(self, session_id: str, closing: Event) -> bool:
         """Remove the session; its stream keeps ``closing`` as its last event for a while."""
         self._forget(session_id)
-        deleted = await self._call(
-            self._delete(
-                keys=[
-                    self.kind.state(session_id),
-                    self.kind.events(session_id),
-                    self.kind.history(session_id),
-                    self.kind.answers(session_id),
-                    self.kind.answer_order(session_id),
-                ],
-                args=[closing.type, self.encode(closing.data), CLOSED_EVENTS_TTL_MS],
-            )
-        )
+        keys = [
+            self.kind.state(session_id),
+            self.kind.events(session_id),
+            self.kind.history(session_id),
+            self.kind.answers(session_id),
+            self.kind.answer_order(session_id),
+        ]
+        args: list[Any] = [closing.type, self.encode(closing.data), CLOSED_EVENTS_TTL_MS]
+        if self._replicas is None:
+            return bool(await self._call(self._delete(keys=keys, args=args)))
+        deleted, acked = await self._call(self._replicas.call(self._delete, keys, args))
+        if deleted and acked < self._replicas.replicas:
+            raise _unreplicated(acked, self._replicas.replicas)
         return bool(deleted)
+
+    async def confirm(self, session_id: str) -> None:
+        """Return once the replicas (``REDIS_WAIT_REPLICAS``) hold everything written to
+        the session so far, before a replayed answer is given (at once without them).
+
+        Raises:
+            UnreplicatedError: fewer of them did within the timeout.
+        """
+        if self._replicas is None:
+            return
+        keys = [self.kind.answers(session_id)]
+        _, acked = await self._call(self._replicas.call(self._touch, keys, ()))
+        if acked < self._replicas.replicas:
+            raise _unreplicated(acked, self._replicas.replicas)
 
     async def load_access(self, session_id: str) -> Access | None:
         """Who may read the session's events; kept a while after the session is deleted."""
@@ -517,6 +557,12 @@ class SessionStore(Generic[S]):
         gone = self._recent.pop(session_id, None)
         if gone is not None:
             self._recent_size -= gone.size
+
+
+def _unreplicated(acked: int, wanted: int) -> UnreplicatedError:
+    """Counted, and said as a 503 whose write was made (see the problem's detail)."""
+    WRITES_UNREPLICATED.inc()
+    return UnreplicatedError(acked, wanted)
 
 
 def _failed(error: RedisError) -> StoreError:

@@ -88,6 +88,11 @@ def test_with_redis_url_that_redis_is_used_and_logged(redis_url: str, tmp_path: 
         ("API_KEYS", "key-1,key-2", "API_KEYS: key 1 of 2 is 5 characters; at least 32"),
         ("API_KEYS", "REPLACE-ME-key-1-0123456789abcdefghij", "API_KEYS: key 1 of 1 looks like a"),
         ("API_KEY_SECRET", "short", "API_KEY_SECRET: the secret is 5 characters"),
+        ("REDIS_SENTINELS", "sentinel-1", "REDIS_SENTINELS: 'sentinel-1' is not host:port"),
+        ("REDIS_SENTINELS", "a:26379", "REDIS_SENTINEL_MASTER must name the master"),
+        ("REDIS_SENTINEL_MASTER", "sessions", "REDIS_SENTINEL_MASTER is set but REDIS_SENTINELS"),
+        ("REDIS_WAIT_REPLICAS", "-1", "REDIS_WAIT_REPLICAS: Expected `int` >= 0"),
+        ("REDIS_WAIT_TIMEOUT_MS", "0", "REDIS_WAIT_TIMEOUT_MS: Expected `int` >= 1"),
     ],
 )
 def test_invalid_settings_stop_the_service_with_a_clear_message(
@@ -102,6 +107,26 @@ def test_invalid_settings_stop_the_service_with_a_clear_message(
     assert "Traceback" not in output
     if variable.startswith("API_KEY"):
         assert value.split(",")[0] not in output  # a secret is described, never quoted
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"REDIS_URL": "redis://redis.example:6379/0"}, "REDIS_URL: with REDIS_SENTINELS the"),
+        ({"REDIS_URL": "unix:///run/redis.sock"}, "REDIS_URL: a unix socket cannot be found"),
+        ({"REDIS_CLUSTER": "1"}, "REDIS_SENTINELS and REDIS_CLUSTER exclude each other"),
+    ],
+)
+def test_sentinel_settings_that_disagree_stop_the_service(
+    tmp_path: Path, extra: dict[str, str], message: str
+) -> None:
+    env = {"REDIS_SENTINELS": "s1:26379,s2:26379", "REDIS_SENTINEL_MASTER": "sessions", **extra}
+    app = ServedApp(env, tmp_path / "service.log")
+    app.process.wait(timeout=20)
+    assert app.process.returncode == 2
+    output = app.log.read_text()
+    assert output.startswith("bullseye: invalid environment")
+    assert message in output
 
 
 def test_a_port_already_listened_on_stops_the_service_with_a_clear_message(

@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis
 import redis.asyncio as aioredis
 from redis._parsers.encoders import Encoder
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.connection import PythonRespSerializer
-from redis.exceptions import DataError
+from redis.exceptions import DataError, ResponseError
 
+from service.embedded_redis import EmbeddedRedis
 from service.sessions.client import LeanScript, SessionRedis
 
 SCRIPT = "return {KEYS[1], ARGV[1], ARGV[2], tostring(#ARGV)}"
@@ -61,3 +63,36 @@ def test_a_packed_call_runs_the_script(redis_url: str) -> None:
             await client.aclose()
 
     assert asyncio.run(run()) == [b"k:{x}", "ü".encode(), b"3", b"2"]
+
+
+def test_a_connection_that_reached_a_replica_is_closed() -> None:
+    """A master demoted (REPLICAOF) answers a write READONLY: that connection is dropped,
+    so the next call connects again (through the sentinels, to where they say the master
+    is now), never reusing a connection to a replica."""
+    write = "redis.call('SET', KEYS[1], ARGV[1]) return 1"
+
+    async def lanes(admin: redis.Redis) -> set[str]:
+        await asyncio.sleep(0.1)  # for Redis to see a connection closed
+        return {c["id"] for c in admin.client_list() if c["name"] == "lane"}
+
+    async def run(url: str, admin: redis.Redis) -> None:
+        pool = aioredis.BlockingConnectionPool.from_url(url, client_name="lane")
+        client = SessionRedis(connection_pool=pool, retry=Retry(NoBackoff(), retries=0))
+        try:
+            script = client.register_script(write)
+            assert await script(keys=["k"], args=["1"]) == 1
+            (first,) = await lanes(admin)
+            admin.replicaof("127.0.0.1", "1")  # nothing listens there: it keeps its data
+            try:
+                with pytest.raises(ResponseError, match="READONLY"):  # 7.0: ReadOnlyError
+                    await script(keys=["k"], args=["2"])
+                assert await lanes(admin) == set()
+            finally:
+                admin.replicaof("no", "one")
+            assert await script(keys=["k"], args=["3"]) == 1
+            assert await lanes(admin) - {first}
+        finally:
+            await client.aclose()
+
+    with EmbeddedRedis() as url, redis.Redis.from_url(url) as admin:
+        asyncio.run(run(url, admin))
