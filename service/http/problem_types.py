@@ -97,7 +97,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         _type(
             "unauthorized",
             401,
-            "Token required",
+            "Session token missing or not accepted",
             "Session routes (a conflict, a scene, …) need one of that session's tokens: "
             "Authorization: Bearer <token>, or the ruleset's token header "
             "(X-Conflict-Token for Bullseye conflicts); an event stream also takes a stream "
@@ -106,7 +106,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         _type(
             "api-key-required",
             401,
-            "API key required",
+            "API key missing or not accepted",
             "This deployment requires a service API key on /v1 routes: X-API-Key: <key> "
             "or Authorization: Bearer <key>.",
         ),

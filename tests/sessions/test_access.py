@@ -4,10 +4,13 @@ kept only as hashes; a GM is optional (the chase game has none)."""
 from __future__ import annotations
 
 import pytest
+from litestar.testing import TestClient
 
 from service.http.errors import Unauthorized
 from service.kernel.sessions import GM
 from service.sessions.access import issue_tokens, role_of
+from tests.support.bullseye_conflicts import bearer, conflict_body
+from tests.support.problems import assert_problem
 
 
 def test_a_session_without_a_gm_has_player_tokens_only() -> None:
@@ -33,3 +36,16 @@ def test_a_token_of_another_session_opens_nothing() -> None:
     for token in (other.players["ana"], other.gm, ""):
         with pytest.raises(Unauthorized):
             role_of(access, token or "x", "chase")
+
+
+def test_a_wrong_token_is_said_not_accepted_and_a_missing_one_asked_for(
+    client: TestClient,
+) -> None:
+    """Integrators' review: a wrong token's 401 was titled "Token required"."""
+    created = client.post("/v1/conflicts", json=conflict_body()).json()
+    path = f"/v1/conflicts/{created['id']}"
+    wrong = assert_problem(client.get(path, headers=bearer("x" * 43)), 401, "unauthorized")
+    missing = assert_problem(client.get(path), 401, "unauthorized")
+    assert wrong["title"] == missing["title"] == "Session token missing or not accepted"
+    assert "does not open" in wrong["detail"]
+    assert "Send the conflict's token" in missing["detail"]
