@@ -16,9 +16,10 @@ from contextlib import ExitStack
 
 import structlog
 
+from service.configuration import load_settings
 from service.embedded_redis import EmbeddedRedis, evicting_policy
 from service.logging import configure_logging
-from service.settings import Settings, SettingsError
+from service.settings import SettingsError
 
 _EVICTS = (
     "this Redis drops keys when its memory is full, live sessions among them, without a "
@@ -56,7 +57,7 @@ def _exit_cleanly(signum: int, _frame: object) -> None:
 def main() -> int:
     """Serve until interrupted."""
     try:
-        settings = Settings.from_env()
+        settings = load_settings()
     except SettingsError as error:
         print(f"bullseye: {error}", file=sys.stderr)
         return 2
@@ -110,7 +111,7 @@ def main() -> int:
         if settings.roll_signing_keys is None:
             # One key for every worker: each would otherwise make its own, and a receipt
             # would verify only against the JWKS of the worker that signed it.
-            from service.http.roll_keys import new_private_jwk
+            from service.http.receipts.roll_keys import new_private_jwk
 
             jwk = new_private_jwk()
             os.environ["ROLL_SIGNING_KEYS"] = json.dumps([jwk])
@@ -121,7 +122,7 @@ def main() -> int:
                 note="ROLL_SIGNING_KEYS is not set: its public half is published through "
                 "Redis to every replica's JWKS while the service runs and for "
                 "ROLL_KEY_RETENTION_SECONDS after it stops; set it for receipts that verify "
-                "online longer (python -m service.http.roll_keys makes one)",
+                "online longer (python -m service.http.receipts.roll_keys makes one)",
             )
         if "*" in (ip.strip() for ip in settings.forwarded_allow_ips.split(",")):
             log.warning(
@@ -134,14 +135,14 @@ def main() -> int:
             )
         if settings.api_keys and settings.api_key_secret is None:
             # One secret for every worker, so a key is one identity to the rate limit.
-            from service.http.keys import new_key
+            from service.http.shell.keys import new_key
 
             os.environ["API_KEY_SECRET"] = new_key()
             log.warning(
                 "api key secret generated",
                 note="API_KEY_SECRET is not set: API keys are kept under a secret made for "
                 "this server; give every replica the same one, or each counts a key's rate "
-                "limit apart (python -m service.http.keys makes one)",
+                "limit apart (python -m service.http.shell.keys makes one)",
             )
         # Imported only now: the app's metrics pick their storage when first imported, and
         # granian's workers inherit this process's modules (see PROMETHEUS_MULTIPROC_DIR).

@@ -20,27 +20,28 @@ from litestar.static_files import create_static_files_router
 from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
+from service.configuration import check_settings
 from service.hosted import RULESETS
-from service.http.cors import CorsPolicy
-from service.http.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
-from service.http.middleware import RequestShell
-from service.http.odds_gate import OddsGate
-from service.http.openapi import Published, openapi_document, openapi_json
-from service.http.operations import (
+from service.http.contract.problem_types import RETRY_AFTER, register_problems
+from service.http.contract.problems import handle_exception
+from service.http.contract.registry import RulesetList
+from service.http.odds.gate import OddsGate
+from service.http.receipts.published_keys import PublishedKeys
+from service.http.receipts.roll_keys import RollKeys
+from service.http.receipts.routes import ReceiptController
+from service.http.receipts.signing import RollReceipts
+from service.http.shell.cors import CorsPolicy
+from service.http.shell.keys import ApiKeyGuard, ApiKeys, new_key, split_keys
+from service.http.shell.middleware import RequestShell
+from service.http.shell.openapi import Published, openapi_document, openapi_json
+from service.http.shell.operations import (
     OperationsController,
     Readiness,
     RulesetIndexController,
     ruleset_index,
     store_condition,
 )
-from service.http.problem_types import RETRY_AFTER, register_problems
-from service.http.problems import handle_exception
-from service.http.published_keys import PublishedKeys
-from service.http.ratelimit import RateLimiter
-from service.http.receipt_routes import ReceiptController
-from service.http.receipts import RollReceipts
-from service.http.registry import RulesetList
-from service.http.roll_keys import RollKeys
+from service.http.shell.ratelimit import RateLimiter
 from service.kernel.dice import RandomSource
 from service.kernel.system_dice import SystemDice
 from service.logging import configure_logging
@@ -180,7 +181,7 @@ def _api_keys(settings: Settings) -> ApiKeys:
                 "api key secret generated",
                 note="API_KEY_SECRET is not set: this process keeps its API keys under a "
                 "secret of its own; give every replica the same one "
-                "(python -m service.http.keys makes one)",
+                "(python -m service.http.shell.keys makes one)",
             )
     return ApiKeys(keys, secret)
 
@@ -207,7 +208,7 @@ def create_app(
     built is frozen out of the cycle collector's passes (``gc.freeze``), and the stop
     signal also ends open event streams (both process-wide, hence not for tests' apps).
     """
-    settings = settings or Settings.from_env()
+    settings = check_settings(settings or Settings.from_env())
     configure_logging(settings)
     cors = CorsPolicy.from_setting(settings.cors_origins)
 
@@ -291,7 +292,7 @@ def create_app(
         if roll_keys.generated
         else None
     )
-    receipts = RollReceipts(roll_keys, published)  # in the state: see service.http.receipts
+    receipts = RollReceipts(roll_keys, published)  # in the state: see service.http.receipts.signing
     api_keys = _api_keys(settings)
 
     for ruleset in RULESETS:

@@ -1,7 +1,7 @@
 """The registry: every ruleset the service hosts, in the order they are mounted and listed.
 
 A ruleset is a folder of :mod:`service.rulesets` (``rules/`` pure, ``api/`` its routes)
-that hands the host one :class:`service.http.registry.Ruleset`; adding a game is adding it
+that hands the host one :class:`service.http.contract.registry.Ruleset`; adding a game is adding it
 here. The registry is not ``service/rulesets/__init__.py``: importing a ruleset's pure
 rules (as an odds pool process does) must not import every game's routes, Litestar along.
 """

@@ -7,7 +7,7 @@ HEADER_READ_TIMEOUT_SECONDS (then the connection is closed, which also ends idle
 connections). uvicorn bounds neither: a 64 MiB header or hundreds of slowloris connections
 are held as long as the client likes, so run it only behind a proxy that bounds them
 (deploy/nginx.conf). The body's own deadline is the app's (BODY_READ_TIMEOUT_SECONDS, in
-service.http.middleware), so it holds under either. ``make bench`` compares the two on the
+service.http.shell.middleware), so it holds under either. ``make bench`` compares the two on the
 same machine (README, "Performance"). Both get the same settings: bind address, workers,
 trusted proxies, graceful stop.
 """

@@ -95,7 +95,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # oldest dropped first); they count in the session's bytes.
     idempotency_keys_kept: Annotated[int, Meta(ge=1, le=1000)] = 16
     api_keys: str | None = None  # comma-separated; when set, /v1 routes and /metrics need one
-    # The HMAC key the API keys are kept under (service.http.keys); every replica needs the
+    # The HMAC key the API keys are kept under (service.http.shell.keys); every replica needs the
     # same one. Unset: `python -m service` generates one for its workers, and says so.
     api_key_secret: str | None = None
     rate_limit: str = ""  # e.g. "600/minute" per API key (or client address); empty: off
@@ -108,7 +108,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sse_max_per_client: Annotated[int, Meta(ge=1, le=100000)] = 64
     sse_keep_alive_seconds: Annotated[float, Meta(ge=0.05, le=60)] = 15.0
     stream_ticket_seconds: Annotated[int, Meta(ge=5, le=3600)] = 60
-    # Odds (service.http.odds_gate): every odds request's cost is estimated up front from
+    # Odds (service.http.odds.gate): every odds request's cost is estimated up front from
     # its inputs. Up to ODDS_INLINE_MS it is computed on the worker's event loop; up to
     # ODDS_MAX_MS in a pool of ODDS_WORKERS processes per worker (0: no pool, and the
     # inline budget is the limit), which holds ODDS_QUEUE more requests waiting (then 503
@@ -127,50 +127,24 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     odds_cache_entries: Annotated[int, Meta(ge=0, le=1_000_000)] = 4096
     odds_cache_bytes: Annotated[int, Meta(ge=0, le=1024 * 1024 * 1024)] = 16 * 1024 * 1024
     # Ed25519 private JWKs that sign roll receipts, the first signing (a JSON array; see
-    # service.http.roll_keys). Unset: a key is generated at start-up, and said so.
+    # service.http.receipts.roll_keys). Unset: a key is generated at start-up, and said so.
     roll_signing_keys: str | None = None
     # Set by `python -m service` when it generated the key its workers share.
     roll_signing_keys_generated: bool = False
     # A generated key's public half is published through Redis to every replica's JWKS
-    # while its replica runs, and this long after it stops (service.http.published_keys).
+    # while its replica runs, and this long after it stops (service.http.receipts.published_keys).
     roll_key_retention_seconds: Annotated[int, Meta(ge=1, le=2_592_000)] = 86400
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
 
     def __post_init__(self) -> None:
-        from service.http.keys import key_problem, split_keys
-
-        keys = split_keys(self.api_keys)
-        for number, key in enumerate(keys, start=1):
-            if problem := key_problem(key, f"key {number} of {len(keys)}"):
-                raise ValueError(f"API_KEYS: {problem}")
-        if self.api_key_secret is not None and (
-            problem := key_problem(self.api_key_secret, "the secret")
-        ):
-            raise ValueError(f"API_KEY_SECRET: {problem}")
-        if self.cors_origins:
-            from service.http.cors import origin_problem
-
-            for origin in (entry.strip() for entry in self.cors_origins.split(",")):
-                if origin and (problem := origin_problem(origin)):
-                    raise ValueError(f"CORS_ORIGINS: {problem}")
-        if self.rate_limit:
-            from service.http.rates import parse_rate
-
-            parse_rate(self.rate_limit)  # its ValueError says what reads well
+        # Values whose rules belong to a capability are checked by service.configuration.
         if self.conflict_ttl_seconds > self.session_ttl_max_seconds:
             raise ValueError("CONFLICT_TTL_SECONDS must be at most SESSION_TTL_MAX_SECONDS")
         if self.odds_max_ms < self.odds_inline_ms:
             raise ValueError("ODDS_MAX_MS must be at least ODDS_INLINE_MS")
         if self.odds_deadline_ms is not None and self.odds_deadline_ms < self.odds_max_ms:
             raise ValueError("ODDS_DEADLINE_MS must be at least ODDS_MAX_MS")
-        if self.roll_signing_keys is not None:
-            from service.http.roll_keys import RollKeys, SigningKeyError
-
-            try:
-                RollKeys.parse(self.roll_signing_keys)
-            except SigningKeyError as error:
-                raise ValueError(f"ROLL_SIGNING_KEYS: {error}") from None
         if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
             schemes = ", ".join(f"{scheme}//" for scheme in REDIS_SCHEMES)
             raise ValueError(f"REDIS_URL must start with one of {schemes}")

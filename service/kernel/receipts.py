@@ -1,7 +1,7 @@
 """The two fields a rolling operation carries to offer a signed roll receipt.
 
 A request that can roll adds ``receipt: ReceiptWanted = False``; its answer adds
-``receipt: Receipt = None``. The shell (``service.http.receipts``) signs the answer when
+``receipt: Receipt = None``. The shell (``service.http.receipts.signing``) signs the answer when
 asked; see ``docs/verifiable-rolls.md``.
 """
 

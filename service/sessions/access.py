@@ -11,7 +11,7 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from service.http.errors import Unauthorized
+from service.http.contract.errors import Unauthorized
 from service.kernel.sessions import GM
 from service.kernel.values import Value
 from service.sessions.keys import digest

@@ -24,8 +24,8 @@ from litestar.openapi.spec import Example
 from litestar.params import Body, PathParameter
 from litestar.response import Response
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
 from service.kernel.errors import Concern, RulesError
 from service.kernel.events import Event
 from service.kernel.fairness import (

@@ -25,15 +25,15 @@ import msgspec
 from litestar.exceptions import NotFoundException
 from litestar.response import Response
 
-from service.http.errors import (
+from service.http.contract.errors import (
     ConcurrentUpdate,
     PreconditionFailed,
     SessionFull,
     UnreplicatedError,
 )
-from service.http.preconditions import EntityTags, entity_tags, etag
-from service.http.problems import PROBLEM_MEDIA_TYPE, problem_body
-from service.http.receipts import receipts_of
+from service.http.contract.preconditions import EntityTags, entity_tags, etag
+from service.http.contract.problems import PROBLEM_MEDIA_TYPE, problem_body
+from service.http.receipts.signing import receipts_of
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.metrics import SESSIONS_CREATED
@@ -54,7 +54,7 @@ from service.sessions.store import (
 if TYPE_CHECKING:
     from litestar import Request
 
-    from service.http.keys import ApiKeys
+    from service.http.shell.keys import ApiKeys
     from service.kernel.dice import RandomSource
     from service.kernel.events import Event
     from service.kernel.sessions import Applied

@@ -16,7 +16,7 @@ import msgspec
 from litestar.exceptions import NotFoundException
 from redis.exceptions import RedisError
 
-from service.http.errors import ApiKeyRequired, StoreError, Unauthorized
+from service.http.contract.errors import ApiKeyRequired, StoreError, Unauthorized
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.engine import SessionEngine
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from litestar import Request
     from litestar.response import Stream
 
-    from service.http.keys import ApiKeys
+    from service.http.shell.keys import ApiKeys
     from service.kernel.dice import RandomSource
     from service.sessions.client import RedisClient, ReplicaWait
     from service.sessions.keys import SessionKind
@@ -213,7 +213,7 @@ class SessionHost:
 
 class TicketHolder(Value, frozen=True, kw_only=True):
     """Whom a stream ticket opens the stream for: the participant (``role``), its client
-    (as :meth:`~service.http.keys.ApiKeys.identity` counts it) and whether it came with a
+    (as :meth:`~service.http.shell.keys.ApiKeys.identity` counts it) and whether it came with a
     configured API key."""
 
     role: str

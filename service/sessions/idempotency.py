@@ -31,8 +31,13 @@ import msgspec
 from litestar.response import Response
 from redis.exceptions import RedisError
 
-from service.http.context import new_id
-from service.http.errors import Forbidden, IdempotencyKeyReused, RequestInFlight, StoreError
+from service.http.contract.context import new_id
+from service.http.contract.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    RequestInFlight,
+    StoreError,
+)
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS
 from service.sessions.keys import idempotency_field, owner_tag

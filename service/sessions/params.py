@@ -21,7 +21,7 @@ __all__ = [
     "StreamTicketParam",
 ]
 
-# Declared for the OpenAPI document (service.http.openapi_contract describes them).
+# Declared for the OpenAPI document (service.http.contract.openapi_contract describes them).
 VERSION_HEADERS = [ResponseHeader(name="ETag", documentation_only=True)]
 # Sent (and declared) on every answer that carries a secret: no cache keeps it.
 SECRET_HEADERS = [ResponseHeader(name="Cache-Control", value="no-store")]

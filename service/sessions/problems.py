@@ -6,7 +6,7 @@ from typing import Annotated
 
 from msgspec import UNSET, Meta, UnsetType
 
-from service.http.problems import Problem
+from service.http.contract.problems import Problem
 
 __all__ = ["SessionProblem"]
 

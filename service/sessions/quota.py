@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreError, TooManySessions
+from service.http.contract.errors import StoreError, TooManySessions
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ faces of an attempt only then; after a step that drew faces the engine signs its
 (:func:`signed_answer`) before storing it, so an ``Idempotency-Key`` replay answers the
 same receipt. A receipt lives only in the answer: never in the state, history or events.
 
-The payload is the stateless receipts' (``service.http.receipts``): its ``id`` is the
+The payload is the stateless receipts' (``service.http.receipts.signing``): its ``id`` is the
 session's id and the version this action made, ``<id>:<version>`` (a session answer has no
 id of its own, and the version names the one write the answer belongs to); its request
 digest is of the action's body (the SHA-256 of no bytes when the action has none).
@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from service.http.canonical import (
+from service.http.receipts.canonical import (
     canonical_sha256,
     canonical_sha256_without,
     json_sha256,
     never_holds_floats,
 )
-from service.http.receipts import ReceiptPayload, RollReceipts
+from service.http.receipts.signing import ReceiptPayload, RollReceipts
 from service.kernel.receipts import SessionReceipt
 from service.kernel.values import Value
 

@@ -18,8 +18,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import PathParameter
 from litestar.response import Stream
 
-from service.http.keys import KEY_BY_TICKET
-from service.http.problems import problem_responses
+from service.http.contract.problems import problem_responses
+from service.http.shell.keys import KEY_BY_TICKET
 from service.kernel.events import event_names
 from service.sessions.host import SessionSpec, StreamTicket, session_host
 from service.sessions.params import (

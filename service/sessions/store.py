@@ -19,7 +19,7 @@ whole.
 
 With ``replicas`` (``REDIS_WAIT_REPLICAS``) a write or delete is answered only once that
 many replicas hold it (``WAIT`` behind its script, on its connection); fewer in time
-raise :class:`~service.http.errors.UnreplicatedError` (a 503), the write staying made. A
+raise :class:`~service.http.contract.errors.UnreplicatedError` (a 503), the write staying made. A
 replayed answer is confirmed the same way (:meth:`SessionStore.confirm`) before it is
 given: its write may be one that was answered 503 for want of a replica.
 """
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 import msgspec
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreError, UnreplicatedError
+from service.http.contract.errors import StoreError, UnreplicatedError
 from service.kernel.values import Value
 from service.metrics import REDIS_ERRORS, SESSION_COPIES, WRITES_UNREPLICATED
 from service.sessions.access import Access

@@ -21,7 +21,7 @@ import msgspec
 from litestar.response import Stream
 from redis.exceptions import RedisError
 
-from service.http.errors import StoreError, TooManyStreams
+from service.http.contract.errors import StoreError, TooManyStreams
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Final
 import structlog
 from redis.exceptions import RedisError
 
-from service.http.context import new_id
-from service.http.errors import StoreError, TooManyClientStreams, TooManySessionStreams
+from service.http.contract.context import new_id
+from service.http.contract.errors import StoreError, TooManyClientStreams, TooManySessionStreams
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:

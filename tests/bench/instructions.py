@@ -84,7 +84,7 @@ EVERY = (
 # N per scenario: enough requests that a stretch dwarfs its fixed cost, few enough to run
 # in a few minutes under callgrind (about 50 times slower than native).
 SIZES = {
-    "id": 512,  # two draws of 256 ids (service.http.context) in every stretch of 512
+    "id": 512,  # two draws of 256 ids (service.http.contract.context) in every stretch of 512
     "round": 40,
     "read": 60,
     "read-new": 40,
@@ -164,7 +164,7 @@ def _inside(names: list[str]) -> None:
     from service import metrics
     from service.app import create_app
     from service.embedded_redis import EmbeddedRedis
-    from service.http.context import new_id
+    from service.http.contract.context import new_id
     from service.logging import _LINES, log_request
     from service.metrics import observe_request
     from service.settings import Settings

@@ -36,7 +36,7 @@ from tests.support.served import ServedApp
 
 MIB = 1024 * 1024
 CHEAP = ("/v1/self-conflict/checks/odds", {"talent": {"name": "Pilot", "level": 1}})
-POOL_COMMAND = b"service.http.odds_process"
+POOL_COMMAND = b"service.http.odds.process"
 
 
 def large_roll(n: int) -> dict[str, object]:

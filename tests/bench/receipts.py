@@ -42,9 +42,9 @@ def _signing_alone(rounds: int) -> tuple[float, float]:
 
     import msgspec
 
-    from service.http.context import new_id
-    from service.http.receipts import RollReceipts
-    from service.http.roll_keys import RollKeys
+    from service.http.contract.context import new_id
+    from service.http.receipts.roll_keys import RollKeys
+    from service.http.receipts.signing import RollReceipts
     from service.kernel.dice import RecordingDice
     from service.rulesets.bullseye.rules.checks import CheckRequest, resolve_check
 

@@ -61,7 +61,7 @@ if __name__ == "__main__":
 
 import msgspec
 
-from service.http.registry import ExamplePlay
+from service.http.contract.registry import ExamplePlay
 from tests.support.examples import PLAYS, operation_routes, step_request
 
 __all__ = [

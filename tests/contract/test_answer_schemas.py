@@ -23,8 +23,8 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.hosted import RULESETS
-from service.http.openapi import schema_types
-from service.http.openapi_contract import omits_defaults, schema_refs, unset_fields
+from service.http.contract.openapi_contract import omits_defaults, schema_refs, unset_fields
+from service.http.shell.openapi import schema_types
 from service.settings import Settings
 from tests.support.examples import PLAYS, STATELESS, Answer, play, post_example
 

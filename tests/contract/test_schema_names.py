@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from service.hosted import RULESETS
-from service.http.openapi_names import prefix_schema_names, schema_owners
+from service.http.contract.openapi_names import prefix_schema_names, schema_owners
 
 DOCUMENT: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[2] / "openapi/openapi.json").read_text()

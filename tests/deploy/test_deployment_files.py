@@ -26,8 +26,8 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
-from service.http.keys import new_key
-from service.http.roll_keys import new_private_jwk
+from service.http.receipts.roll_keys import new_private_jwk
+from service.http.shell.keys import new_key
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from service.serving import GRACEFUL_SHUTDOWN_SECONDS
 from service.settings import Settings, SettingsError

@@ -14,7 +14,7 @@ import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.keys import ApiKeys, key_problem, new_key
+from service.http.shell.keys import ApiKeys, key_problem, new_key
 from service.settings import Settings
 from tests.support.problems import assert_problem
 

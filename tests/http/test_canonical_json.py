@@ -13,7 +13,7 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.http.canonical import (
+from service.http.receipts.canonical import (
     NotCanonicalizableError,
     canonical_json,
     canonical_sha256_without,

@@ -15,10 +15,10 @@ from litestar.config.compression import CompressionConfig
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.compression import MIN_BYTES, accepts_gzip
-from service.http.cors import CorsPolicy
-from service.http.keys import ApiKeys
-from service.http.middleware import RequestShell
+from service.http.shell.compression import MIN_BYTES, accepts_gzip
+from service.http.shell.cors import CorsPolicy
+from service.http.shell.keys import ApiKeys
+from service.http.shell.middleware import RequestShell
 from service.settings import Settings
 
 ODDS_ROLL = {"base": {"type": "skill", "code": "5D"}, "with_odds": True, "seed": 3}

@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from service.app import published_openapi
-from service.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS
+from service.configuration import load_settings
+from service.http.shell.cors import ALLOWED_HEADERS, EXPOSED_HEADERS
 from service.settings import Settings, SettingsError
 from tests.support.problems import assert_problem
 from tests.support.served import ServedApp
@@ -183,11 +184,11 @@ def test_an_origin_no_browser_sends_stops_the_service_naming_cors_origins(
     """Integrators' review: `CORS_ORIGINS='https://vtt.example/'` (or no scheme) started,
     then refused every real preflight."""
     with pytest.raises(SettingsError) as stopped:
-        Settings.from_env({"CORS_ORIGINS": origins})
+        load_settings({"CORS_ORIGINS": origins})
     assert "CORS_ORIGINS" in str(stopped.value)
     assert said in str(stopped.value)
 
 
 def test_origins_as_browsers_send_them_are_taken() -> None:
     taken = "https://vtt.example, http://localhost:3000, https://[::1]:8443, *"
-    assert Settings.from_env({"CORS_ORIGINS": taken}).cors_origins == taken
+    assert load_settings({"CORS_ORIGINS": taken}).cors_origins == taken

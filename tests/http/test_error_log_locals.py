@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from service.http.problems import handle_exception
+from service.http.contract.problems import handle_exception
 from service.logging import _LINES, configure_logging
 from service.settings import Settings
 

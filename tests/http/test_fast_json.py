@@ -21,9 +21,9 @@ from litestar.response import Response
 from litestar.testing import TestClient
 from msgspec import Meta
 
-from service.http.body import StrictJson
-from service.http.fast_json import FastJson
-from service.http.problems import handle_exception
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import handle_exception
+from service.http.shell.fast_json import FastJson
 from service.kernel.errors import Concern, RulesError
 from tests.support.asgi import post_scope
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from service.http.context import IDS_PER_DRAW, new_id
+from service.http.contract.context import IDS_PER_DRAW, new_id
 
 
 def test_ids_are_32_hex_digits_and_distinct_across_several_draws() -> None:

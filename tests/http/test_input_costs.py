@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from litestar.testing import TestClient
 
-from service.http.receipt_routes import INLINE_VERIFY_BYTES
+from service.http.receipts.routes import INLINE_VERIFY_BYTES
 from service.rulesets.travelogue.api.bullseyes import INLINE_SETUP_COST
 from service.rulesets.travelogue.api.examples import BULLSEYES
 from service.rulesets.travelogue.rules.setup import check_setup, setup_cost

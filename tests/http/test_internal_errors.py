@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from service.http.problems import handle_exception
+from service.http.contract.problems import handle_exception
 
 
 class _BoomError(RuntimeError):

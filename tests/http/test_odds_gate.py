@@ -1,4 +1,4 @@
-"""The odds gate (service.http.odds_gate): every odds operation of every ruleset answers
+"""The odds gate (service.http.odds.gate): every odds operation of every ruleset answers
 from the worker's cache, in line or from its process pool, the same answer whichever
 served it, and refuses odds above the limit before computing them (issue #24, "Odds
 never stall a worker"). ``Server-Timing`` says which path served.
@@ -21,9 +21,9 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.errors import OddsBusy
-from service.http.odds_cache import AnswerCache
-from service.http.odds_gate import OddsGate
+from service.http.contract.errors import OddsBusy
+from service.http.odds.cache import AnswerCache
+from service.http.odds.gate import OddsGate
 from service.rulesets.self_conflict.rules.checks import TalentOddsRequest
 from service.rulesets.self_conflict.rules.odds import TalentOddsAnswer, talent_odds
 from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
@@ -341,7 +341,7 @@ def test_a_pool_process_imports_the_rules_not_the_server(redis_url: str) -> None
     the metrics or the rest of the service (a ``multiprocessing`` child would also import
     the program's main module), so it starts small (docs/odds.md, "Memory")."""
     server = ("litestar", "redis", "structlog", "prometheus_client", "granian", "uvicorn")
-    service = ("service.app", "service.hosted", "service.settings", "service.http.odds_gate")
+    service = ("service.app", "service.hosted", "service.settings", "service.http.odds.gate")
     asked = Modules(names=(*server, *service, "multiprocessing", pools_odds.__module__))
 
     async def scenario() -> Imported:

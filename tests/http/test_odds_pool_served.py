@@ -76,7 +76,7 @@ def pool_processes(app: ServedApp) -> list[int]:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if b"service.http.odds_process" in command:
+        if b"service.http.odds.process" in command:
             found.append(pid)
     return found
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from service.http.problems import handle_exception
+from service.http.contract.problems import handle_exception
 from service.kernel.errors import Concern, RulesError
 
 

@@ -16,9 +16,10 @@ import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.ratelimit import lease_cap
-from service.http.rates import Rate, parse_rate
-from service.http.roll_keys import new_private_jwk
+from service.configuration import check_settings
+from service.http.receipts.roll_keys import new_private_jwk
+from service.http.shell.ratelimit import lease_cap
+from service.http.shell.rates import Rate, parse_rate
 from service.settings import Settings
 from tests.support.metrics import sample
 from tests.support.proxy import HoldingProxy
@@ -308,7 +309,7 @@ def test_rate_limit_reads_like_a_rate(text: str, rate: Rate) -> None:
 )
 def test_a_rate_limit_that_does_not_read_is_refused_at_start(text: str) -> None:
     with pytest.raises(ValueError, match="RATE_LIMIT must read like"):
-        Settings(rate_limit=text)
+        check_settings(Settings(rate_limit=text))
 
 
 def _script_calls(redis_url: str) -> int:

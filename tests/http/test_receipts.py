@@ -22,8 +22,9 @@ from jwt import PyJWS
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.receipts import ReceiptPayload, RollReceipts
-from service.http.roll_keys import RollKeys
+from service.configuration import load_settings
+from service.http.receipts.roll_keys import RollKeys
+from service.http.receipts.signing import ReceiptPayload, RollReceipts
 from service.settings import Settings, SettingsError
 
 CHECK = {
@@ -432,23 +433,23 @@ def test_a_generated_key_is_said_in_the_log(redis_url, capsys):
 )
 def test_an_unusable_roll_signing_keys_stops_the_start_naming_the_variable(setting, message):
     with pytest.raises(SettingsError, match="ROLL_SIGNING_KEYS") as error:
-        Settings.from_env({"ROLL_SIGNING_KEYS": setting})
+        load_settings({"ROLL_SIGNING_KEYS": setting})
     assert message in str(error.value)
 
 
 def test_a_key_listed_twice_or_with_another_kid_is_refused_without_showing_the_key():
     key = new_key()
     with pytest.raises(SettingsError, match="listed twice") as twice:
-        Settings.from_env({"ROLL_SIGNING_KEYS": json.dumps([key, key])})
+        load_settings({"ROLL_SIGNING_KEYS": json.dumps([key, key])})
     with pytest.raises(SettingsError, match="thumbprint") as renamed:
-        Settings.from_env({"ROLL_SIGNING_KEYS": json.dumps([key | {"kid": "my-key"}])})
+        load_settings({"ROLL_SIGNING_KEYS": json.dumps([key | {"kid": "my-key"}])})
     for error in (twice, renamed):
         assert key["d"] not in str(error.value)
 
 
 def test_a_jwk_set_is_accepted_as_well_as_an_array(redis_url):
     key = new_key()
-    settings_ = Settings.from_env({"ROLL_SIGNING_KEYS": json.dumps({"keys": [key]})})
+    settings_ = load_settings({"ROLL_SIGNING_KEYS": json.dumps({"keys": [key]})})
     app = create_app(
         Settings(redis_url=redis_url, roll_signing_keys=settings_.roll_signing_keys),
         rng=random.Random(1),

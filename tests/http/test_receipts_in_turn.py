@@ -16,10 +16,10 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from service.app import create_app
-from service.http.canonical import NotCanonicalizableError
-from service.http.context import new_id
-from service.http.receipts import RollReceipts
-from service.http.roll_keys import RollKeys
+from service.http.contract.context import new_id
+from service.http.receipts.canonical import NotCanonicalizableError
+from service.http.receipts.roll_keys import RollKeys
+from service.http.receipts.signing import RollReceipts
 from service.kernel.dice import RecordingDice
 from service.rulesets.bullseye.rules.checks import CheckRequest, resolve_check
 from service.settings import Settings

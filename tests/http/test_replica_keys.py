@@ -1,4 +1,4 @@
-"""Replicas without ROLL_SIGNING_KEYS (service.http.published_keys): each signs with a key
+"""Replicas without ROLL_SIGNING_KEYS (service.http.receipts.published_keys): each signs with a key
 of its own and publishes the public half through Redis, so a receipt signed at one
 verifies at every other — through ``POST /v1/receipts/verify`` and, by jwcrypto, against
 the other's ``/.well-known/jwks.json`` — while its replica runs and for
@@ -24,7 +24,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.embedded_redis import EmbeddedRedis
-from service.http.published_keys import HASH_KEY, period_for
+from service.http.receipts.published_keys import HASH_KEY, period_for
 from service.settings import Settings, SettingsError
 from tests.http.test_receipts import (
     CHECK,

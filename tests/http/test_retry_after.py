@@ -1,5 +1,5 @@
 """Which answers say when to retry is decided in one place, the problem catalog
-(service.http.problem_types.RETRY_AFTER), and the published document declares it on every
+(service.http.contract.problem_types.RETRY_AFTER), and the published document declares it on every
 status such an answer can have."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from service.app import published_openapi
 from service.hosted import RULESETS
-from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
-from service.http.problems import problem_response
+from service.http.contract.problem_types import PROBLEM_TYPES, RETRY_AFTER
+from service.http.contract.problems import problem_response
 from service.settings import Settings
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from litestar import Litestar, Request, get
 
-from service.http.middleware import routed_path
+from service.http.shell.middleware import routed_path
 from tests.support.asgi import post_scope
 
 SPELLINGS = [

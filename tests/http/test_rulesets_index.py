@@ -11,8 +11,8 @@ from jsonschema_rs import Draft202012Validator
 from litestar.testing import TestClient
 
 from service.hosted import RULESETS
-from service.http.problem_types import PROBLEM_TYPES, problem_type, register_problems
-from service.http.registry import ExamplePlay, Ruleset, RulesetWork
+from service.http.contract.problem_types import PROBLEM_TYPES, problem_type, register_problems
+from service.http.contract.registry import ExamplePlay, Ruleset, RulesetWork
 from tests.support.examples import PLAYS, SHARED_EXAMPLES, STATELESS, play, post_example
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.http.validation import _located
+from service.http.contract.validation import _located
 from tests.support.bullseye_conflicts import bearer, create
 from tests.support.problems import assert_problem
 

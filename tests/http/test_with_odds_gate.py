@@ -1,5 +1,5 @@
 """A roll that asks for its odds in the same call (``with_odds``) takes them through the
-odds gate (service.http.odds_gate), like its twin odds operation: from the worker's pool
+odds gate (service.http.odds.gate), like its twin odds operation: from the worker's pool
 when they are above the inline budget, refused with ``odds-too-costly`` above the limit —
 once the roll itself is accepted (issue #24, "Odds never stall a worker"). The odds equal
 the twin operation's answer whichever path served them.

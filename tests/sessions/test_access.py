@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from service.http.errors import Unauthorized
+from service.http.contract.errors import Unauthorized
 from service.kernel.sessions import GM
 from service.sessions.access import issue_tokens, role_of
 from tests.support.bullseye_conflicts import bearer, conflict_body

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from service.app import published_openapi
-from service.http.preconditions import ENTITY_TAGS_PATTERN, entity_tags
+from service.http.contract.preconditions import ENTITY_TAGS_PATTERN, entity_tags
 from service.kernel.errors import RulesError
 from service.settings import Settings
 from tests.support.problems import assert_problem

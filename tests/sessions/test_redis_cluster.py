@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from service.embedded_redis import redis_server_binary
-from service.http.published_keys import HASH_KEY
+from service.http.receipts.published_keys import HASH_KEY
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from tests.http.test_receipts import CHECK, post_check
 from tests.http.test_replica_keys import replica
@@ -184,7 +184,7 @@ def test_a_full_conflict_runs_on_a_redis_cluster(cluster_url: str, tmp_path: Pat
 
 
 def test_replicas_publish_their_roll_signing_keys_on_a_redis_cluster(cluster_url: str) -> None:
-    """The published keys are one hash (service.http.published_keys): one node holds it,
+    """The published keys are one hash (service.http.receipts.published_keys): one node holds it,
     and a replica reads another's key from it to verify that one's receipt."""
     cluster = {"redis_cluster": True}
     with replica(cluster_url, **cluster) as one, replica(cluster_url, **cluster) as two:

@@ -18,7 +18,7 @@ import redis
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.problems import UNREPLICATED_DETAIL
+from service.http.contract.problems import UNREPLICATED_DETAIL
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from service.settings import Settings
 from tests.support.bullseye_conflicts import bearer, conflict_body

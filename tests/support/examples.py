@@ -1,6 +1,6 @@
 """Every example the rulesets publish, run against the real app as the registry lists
 them: a stateless operation's one by one, a session operation's as its ruleset's plays
-(:class:`service.http.registry.ExamplePlay`). tests/http checks they all succeed;
+(:class:`service.http.contract.registry.ExamplePlay`). tests/http checks they all succeed;
 tests/contract checks every answer against its published schema."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 from litestar.testing import TestClient
 
 from service.hosted import RULESETS
-from service.http.receipt_routes import VERIFY_EXAMPLES
-from service.http.registry import ExamplePlay, PlayStep, Ruleset
+from service.http.contract.registry import ExamplePlay, PlayStep, Ruleset
+from service.http.receipts.routes import VERIFY_EXAMPLES
 
 __all__ = [
     "PLAYS",

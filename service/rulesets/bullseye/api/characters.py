@@ -7,8 +7,8 @@ from typing import Annotated
 from litestar import Controller, post
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
 from service.kernel.values import Value
 from service.rulesets.bullseye.api.examples import CHARACTER_EXAMPLES, PARTY_EXAMPLES
 from service.rulesets.bullseye.rules.characters import (

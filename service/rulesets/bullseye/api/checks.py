@@ -10,17 +10,17 @@ from litestar import Controller, Request, Response, post
 from litestar.params import Body
 from msgspec import Meta
 
-from service.http.body import StrictJson
-from service.http.context import new_id
-from service.http.fast_json import FastJson
-from service.http.odds_gate import (
+from service.http.contract.body import StrictJson
+from service.http.contract.context import new_id
+from service.http.contract.registry import ServerDice
+from service.http.odds.gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
     OddsGateDependency,
     with_odds,
 )
-from service.http.receipts import receipt_dice, receipts_of, with_receipt
-from service.http.registry import ServerDice
+from service.http.receipts.signing import receipt_dice, receipts_of, with_receipt
+from service.http.shell.fast_json import FastJson
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 from service.rulesets.bullseye.api.examples import (
@@ -138,7 +138,9 @@ class CheckController(Controller):
         return_dto=None,
         status_code=200,
         responses=ODDS_RESPONSES,
-        middleware=[FastJson],  # the hottest route: served in one step (service.http.fast_json)
+        middleware=[
+            FastJson
+        ],  # the hottest route: served in one step (service.http.shell.fast_json)
     )
     async def resolve(
         self,

@@ -16,12 +16,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, Parameter
 from litestar.response import Response
 
-from service.http.allow import allow
-from service.http.body import StrictJson
-from service.http.context import new_id
-from service.http.fast_json import FastJson
-from service.http.odds_gate import ODDS_HEADERS, OddsGateDependency, OddsProblem
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.context import new_id
+from service.http.contract.problems import problem_responses
+from service.http.odds.gate import ODDS_HEADERS, OddsGateDependency, OddsProblem
+from service.http.shell.allow import allow
+from service.http.shell.fast_json import FastJson
 from service.kernel.dice import RandomSource
 from service.kernel.sessions import GM, Applied
 from service.metrics import CONFLICTS_CREATED, CONFLICTS_DECIDED

@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.openapi.spec import Example
 
-from service.http.registry import ExamplePlay, PlayStep
+from service.http.contract.registry import ExamplePlay, PlayStep
 
 __all__ = [
     "BATCH_EXAMPLES",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.http.problem_types import ProblemType, problem_type
+from service.http.contract.problem_types import ProblemType, problem_type
 from service.rulesets.bullseye.rules.codes import STATE_CONFLICTS, RuleCode
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 

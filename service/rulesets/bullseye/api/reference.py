@@ -9,8 +9,8 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi.spec import Example
 from litestar.params import Parameter
 
-from service.http.problems import problem_responses
-from service.http.tables import table_name
+from service.http.contract.problems import problem_responses
+from service.http.contract.tables import table_name
 from service.kernel.errors import RulesError
 from service.kernel.values import Value
 from service.rulesets.bullseye.rules.conditions import State, Thresholds, condition, score_concerns

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork
+from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.bullseye.api.characters import CharacterController
 from service.rulesets.bullseye.api.checks import CheckController
 from service.rulesets.bullseye.api.conflict_routes import (

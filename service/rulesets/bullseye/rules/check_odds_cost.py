@@ -1,6 +1,6 @@
 """What a check's exact odds cost to compute, estimated before anything is computed (µs,
 cold, on the reference machine: 2 cores), so the service can choose where to compute them
-(service.http.odds_gate).
+(service.http.odds.gate).
 
 The work does not grow with the request: four §7.1 dice kinds of at most 21 die results,
 each against one target, with or without depletion and restoration. Measured cold (every

@@ -7,7 +7,7 @@ seed's; D-numbers are the decisions listed in docs/opend6.md.
 
 from __future__ import annotations
 
-from service.http.problem_types import ProblemType, problem_type
+from service.http.contract.problem_types import ProblemType, problem_type
 
 __all__ = ["OPEND6_PROBLEMS"]
 

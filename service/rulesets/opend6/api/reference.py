@@ -10,9 +10,9 @@ from litestar import Controller, get, post
 from litestar.openapi.spec import Example
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
-from service.http.tables import table_name, table_named
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
+from service.http.contract.tables import table_name, table_named
 from service.rulesets.opend6.api.views import (
     MAX_PLUS,
     AlternateAttributesTable,

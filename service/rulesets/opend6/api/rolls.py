@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.context import new_id
-from service.http.odds_gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
-from service.http.problems import problem_responses
-from service.http.receipts import receipt_dice, with_receipt
-from service.http.registry import ServerDice
+from service.http.contract.body import StrictJson
+from service.http.contract.context import new_id
+from service.http.contract.problems import problem_responses
+from service.http.contract.registry import ServerDice
+from service.http.odds.gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
+from service.http.receipts.signing import receipt_dice, with_receipt
 from service.rulesets.opend6.api.examples import (
     INITIATIVE_EXAMPLES,
     ODDS_EXAMPLES,

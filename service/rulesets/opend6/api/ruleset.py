@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork
+from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.opend6.api.examples import (
     CLIENT_SEED_EXAMPLES,
     INITIATIVE_EXAMPLES,

@@ -12,11 +12,11 @@ from litestar.params import Body, Parameter
 from litestar.response import Response
 from msgspec import Meta
 
-from service.http.allow import allow
-from service.http.body import StrictJson
-from service.http.context import new_id
-from service.http.fast_json import FastJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.context import new_id
+from service.http.contract.problems import problem_responses
+from service.http.shell.allow import allow
+from service.http.shell.fast_json import FastJson
 from service.kernel.bounds import Name, Timestamp
 from service.kernel.fairness import AwaitClientSeeds, ClientSeedsAtCreation, FairnessView
 from service.kernel.receipts import ReceiptsAsked

@@ -10,8 +10,8 @@ from litestar import Controller, post
 from litestar.openapi.spec import Example
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
 from service.rulesets.quick_shot.rules.characters import (
     QuickShotCharacterReport,
     QuickShotCharacterValidation,

@@ -12,8 +12,8 @@ from typing import Annotated
 
 from msgspec import UNSET, Meta, UnsetType
 
-from service.http.odds_gate import OddsProblem
-from service.http.problem_types import ProblemType, problem_type
+from service.http.contract.problem_types import ProblemType, problem_type
+from service.http.odds.gate import OddsProblem
 
 __all__ = ["QUICK_SHOT_PROBLEMS", "GambleProblem"]
 

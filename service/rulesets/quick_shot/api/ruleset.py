@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork
+from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.quick_shot.api.characters import CHARACTER_EXAMPLES, CharacterController
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.quick_shot.api.gambles import GambleController

@@ -1,6 +1,6 @@
 """What the exact odds of a gamble cost to compute, estimated from the request before
 anything is computed (µs, cold, on the reference machine: 2 cores), so the service can
-choose where to compute them (service.http.odds_gate).
+choose where to compute them (service.http.odds.gate).
 
 Cold, a gamble's odds first fold every pool of its dice at its TN into shapes, then decide
 each shape for the list of actions (both memoized by the rules, here counted as

@@ -7,17 +7,17 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.context import new_id
-from service.http.odds_gate import (
+from service.http.contract.body import StrictJson
+from service.http.contract.context import new_id
+from service.http.contract.registry import ServerDice
+from service.http.odds.gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
     OddsGateDependency,
     odds_responses,
     with_odds,
 )
-from service.http.receipts import receipt_dice, with_receipt
-from service.http.registry import ServerDice
+from service.http.receipts.signing import receipt_dice, with_receipt
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.self_conflict.api.problems import CheckProblem
 from service.rulesets.self_conflict.rules.checks import (

@@ -7,8 +7,8 @@ from typing import Annotated
 from litestar import Controller, post
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
 from service.rulesets.self_conflict.api.examples import OBJECT_EXAMPLES
 from service.rulesets.self_conflict.rules.objects import (
     SelfConflictObjectReport,

@@ -11,8 +11,8 @@ from typing import Annotated
 
 from msgspec import UNSET, Meta, UnsetType
 
-from service.http.odds_gate import OddsProblem
-from service.http.problem_types import ProblemType, problem_type
+from service.http.contract.problem_types import ProblemType, problem_type
+from service.http.odds.gate import OddsProblem
 from service.rulesets.self_conflict.rules.checks import SelfConflictDieRole
 
 __all__ = ["SELF_CONFLICT_PROBLEMS", "CheckProblem"]

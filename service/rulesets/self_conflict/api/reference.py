@@ -7,8 +7,8 @@ from typing import Annotated
 
 from litestar import Controller, get
 
-from service.http.problems import problem_responses
-from service.http.tables import table_name, table_named
+from service.http.contract.problems import problem_responses
+from service.http.contract.tables import table_name, table_named
 from service.rulesets.self_conflict.rules.tables import (
     BASIC_TALENT_SETS,
     TABLES,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.openapi.spec import Tag
 
-from service.http.registry import Ruleset, RulesetWork
+from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.self_conflict.api.checks import TalentCheckController
 from service.rulesets.self_conflict.api.examples import (
     CHECK_EXAMPLES,

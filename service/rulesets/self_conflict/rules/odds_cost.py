@@ -1,6 +1,6 @@
 """What the exact odds of a talent check cost to compute, estimated from the request
 before anything is computed (µs, cold, on the reference machine: 2 cores), so the service
-can choose where to compute them (service.http.odds_gate).
+can choose where to compute them (service.http.odds.gate).
 
 Two dice and at most two re-rolls: the same small enumeration whatever the level,
 modifiers or karma, measured at 85–155 µs cold (every memo cleared); the estimate is

@@ -10,8 +10,8 @@ from litestar import Controller, post
 from litestar.params import Body
 from msgspec import Meta
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
 from service.kernel.values import Value
 from service.rulesets.travelogue.api.examples import VALIDATE_EXAMPLES
 from service.rulesets.travelogue.rules.setup import SetupReport, check_setup, setup_cost

@@ -14,7 +14,7 @@ from typing import Any
 
 from litestar.openapi.spec import Example
 
-from service.http.registry import ExamplePlay, PlayStep
+from service.http.contract.registry import ExamplePlay, PlayStep
 from service.rulesets.travelogue.api.examples import BULLSEYES
 
 __all__ = ["ACTION_EXAMPLES", "CLIENT_SEED_EXAMPLES", "CREATE_EXAMPLES", "GAME_PLAYS"]

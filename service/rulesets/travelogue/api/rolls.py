@@ -7,16 +7,16 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, post
 from litestar.params import Body
 
-from service.http.body import StrictJson
-from service.http.odds_gate import (
+from service.http.contract.body import StrictJson
+from service.http.contract.registry import ServerDice
+from service.http.odds.gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
     OddsGateDependency,
     odds_responses,
     with_odds,
 )
-from service.http.receipts import receipt_dice, with_receipt
-from service.http.registry import ServerDice
+from service.http.receipts.signing import receipt_dice, with_receipt
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
 from service.rulesets.travelogue.api.problems import RollProblem
 from service.rulesets.travelogue.rules.odds import (

@@ -1,6 +1,6 @@
 """What the exact odds of a roll of the pools cost to compute, estimated from the request
 before anything is computed (µs, cold, on the reference machine: 2 cores), so the service
-can choose where to compute them (service.http.odds_gate).
+can choose where to compute them (service.http.odds.gate).
 
 The work is each pool counted die by die (about 28 µs a die, at the highest thresholds)
 and then every pair of the two pools' numbers (about 1 µs a pair): measured with 0…30

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from service.http.problem_types import PROBLEM_TYPES
+from service.http.contract.problem_types import PROBLEM_TYPES
 from service.rulesets.bullseye.rules.codes import RuleCode
 from tests.support.problems import assert_problem
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.http.problem_types import PROBLEM_TYPES
+from service.http.contract.problem_types import PROBLEM_TYPES
 from tests.support.problems import assert_problem
 
 DIE_CODES = "/v1/opend6/die-codes"

@@ -1,6 +1,6 @@
 """The cost estimate of a gamble's odds ("Step 3: Going for It", "Bolstering"): what the
 service reads before choosing to compute them in line or in its pool
-(service.http.odds_gate)."""
+(service.http.odds.gate)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The cost estimate of a talent check's odds ("Task resolution and other rules"): two
 dice and at most two re-rolls, the same small enumeration for every check, so the service
-always computes it in line (service.http.odds_gate)."""
+always computes it in line (service.http.odds.gate)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The cost estimate of a roll of the pools' odds ("Rolling The Bones"): what the service
-reads before choosing to compute them in line or in its pool (service.http.odds_gate)."""
+reads before choosing to compute them in line or in its pool (service.http.odds.gate)."""
 
 from __future__ import annotations
 

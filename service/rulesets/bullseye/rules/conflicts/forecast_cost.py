@@ -1,6 +1,6 @@
 """What a conflict's forecast costs, estimated before anything is computed (µs, on the
 reference machine: 2 cores), so the service computes it off the worker's event loop
-(service.http.odds_gate).
+(service.http.odds.gate).
 
 A decided conflict answers its settled winner: nothing to compute. An active one is
 bounded by :data:`~service.rulesets.bullseye.rules.conflicts.forecast.BOUNDS`, each

@@ -3,7 +3,7 @@
 Litestar's default path decodes JSON to builtins and then converts with ``strict=False``,
 which accepts ``"5"`` for an integer and loses the location of unknown fields. This DTO
 decodes with a ``msgspec`` decoder built once per type, so errors carry exact JSON
-pointers, explained in :mod:`service.http.validation` when a body breaks its schema, and
+pointers, explained in :mod:`service.http.contract.validation` when a body breaks its schema, and
 refuses non-JSON content types.
 """
 
@@ -16,8 +16,8 @@ import msgspec
 from litestar.dto import AbstractDTO, DTOConfig
 from litestar.typing import FieldDefinition
 
-from service.http.errors import UnreadableBodyError, UnsupportedMediaType
-from service.http.validation import InvalidBodyError, explain
+from service.http.contract.errors import UnreadableBodyError, UnsupportedMediaType
+from service.http.contract.validation import InvalidBodyError, explain
 
 if TYPE_CHECKING:
     from litestar._openapi.schema_generation import SchemaCreator
@@ -86,7 +86,7 @@ class StrictJson(AbstractDTO[T], Generic[T]):
     @classmethod
     def decode_body(cls, content_type: str | None, value: bytes) -> Any:
         """Decode a JSON body sent as ``content_type`` (also for
-        :class:`service.http.fast_json.FastJson`, which has no DTO instance)."""
+        :class:`service.http.shell.fast_json.FastJson`, which has no DTO instance)."""
         if not is_json(content_type):
             raise UnsupportedMediaType(detail="Send the body as application/json.")
         try:

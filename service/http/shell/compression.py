@@ -1,4 +1,5 @@
-"""gzip for large answers, decided at the edge (:class:`service.http.middleware.RequestShell`).
+"""gzip for large answers, decided at the edge
+(:class:`service.http.shell.middleware.RequestShell`).
 
 An answer is compressed when the client accepts gzip (``Accept-Encoding``, q-values read
 as RFC 9110 §12.5.3 says), it is at least :data:`MIN_BYTES` long, its length is known up

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from litestar import Router
     from litestar.openapi.spec import Example, Tag
 
-    from service.http.problem_types import ProblemType
+    from service.http.contract.problem_types import ProblemType
 
 __all__ = [
     "ExamplePlay",

@@ -6,7 +6,7 @@ module follows the error's path through the model's annotations, choosing a tagg
 member by the tag in the decoded JSON, to the annotation that refused the value, and says
 what that annotation wants: an enum's, Literal's or tag's allowed values, a pattern by its
 alias's ``Meta`` (``description`` names the thing, ``examples`` show one), a bound or
-length by its limits. Every ruleset's bodies are decoded by :mod:`service.http.body`, so
+length by its limits. Every ruleset's bodies are decoded by :mod:`service.http.contract.body`, so
 every ruleset gets these words; query and path parameters get them too.
 
 The codes (``errors[].code`` of an ``invalid-body`` problem): ``unknown-field``,

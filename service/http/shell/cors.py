@@ -4,7 +4,7 @@ Litestar's ``CORSConfig`` answers the preflights it allows and marks answers for
 browser. Every refusal is the service's own problem instead (``cors-refused``: which origin,
 method or header was refused) — Litestar's is a bare ``text/plain`` 400 — decided with the
 same config's predicates, so the two cannot disagree. Pages may read every response header
-the contract documents (:data:`service.http.openapi_contract.HEADERS`: one list for both).
+the contract documents (:data:`service.http.contract.openapi_contract.HEADERS`: one list for both).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from litestar.config.cors import CORSConfig
 from litestar.constants import DEFAULT_ALLOWED_CORS_HEADERS
 
-from service.http.openapi_contract import HEADERS
-from service.http.problems import ProblemError, problem_response
+from service.http.contract.openapi_contract import HEADERS
+from service.http.contract.problems import ProblemError, problem_response
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

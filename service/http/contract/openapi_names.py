@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from service.http.openapi_contract import schema_refs
+from service.http.contract.openapi_contract import schema_refs
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -42,14 +42,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from jwt.utils import base64url_decode
 from redis.exceptions import RedisError
 
-from service.http.problems import is_out_of_memory
-from service.http.roll_keys import Jwks, PublicJwk, thumbprint
+from service.http.contract.problems import is_out_of_memory
+from service.http.receipts.roll_keys import Jwks, PublicJwk, thumbprint
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
 
-    from service.http.roll_keys import RollKeys
+    from service.http.receipts.roll_keys import RollKeys
 
 __all__ = [
     "HASH_KEY",

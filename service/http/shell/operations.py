@@ -15,14 +15,14 @@ from litestar.response import Response
 from msgspec import Meta
 from redis.exceptions import RedisError
 
-from service.http.compression import accepts_gzip
-from service.http.errors import StoreFull, StoreUnavailable
-from service.http.openapi import Published
-from service.http.preconditions import entity_tags
-from service.http.problem_types import PROBLEM_TYPES, ProblemType
-from service.http.problems import is_out_of_memory, problem_responses
-from service.http.receipts import receipts_of
-from service.http.registry import Ruleset, RulesetInfo, RulesetList
+from service.http.contract.errors import StoreFull, StoreUnavailable
+from service.http.contract.preconditions import entity_tags
+from service.http.contract.problem_types import PROBLEM_TYPES, ProblemType
+from service.http.contract.problems import is_out_of_memory, problem_responses
+from service.http.contract.registry import Ruleset, RulesetInfo, RulesetList
+from service.http.receipts.signing import receipts_of
+from service.http.shell.compression import accepts_gzip
+from service.http.shell.openapi import Published
 from service.kernel.values import Value
 from service.metrics import CONTENT_TYPE, FLUSH_SECONDS, exposition, shared_by_workers
 from service.settings import Settings

@@ -1,4 +1,4 @@
-"""An odds pool process: the child side of :mod:`service.http.odds_pool`.
+"""An odds pool process: the child side of :mod:`service.http.odds.pool`.
 
 A worker starts it as ``python -c`` (:data:`BOOT`), not through :mod:`multiprocessing`:
 a ``spawn`` child first imports the main module of the program that runs the app (for
@@ -42,7 +42,7 @@ NICENESS = 10
 # ``python -c BOOT <socket fd> <sys.path...>``: the worker's module path, as spawn passes it.
 BOOT = (
     "import sys; sys.path[:] = sys.argv[2:]; "
-    "from service.http.odds_process import serve; serve(int(sys.argv[1]))"
+    "from service.http.odds.process import serve; serve(int(sys.argv[1]))"
 )
 _LENGTH = struct.Struct("!Q")
 

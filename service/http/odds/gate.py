@@ -9,7 +9,7 @@ request in the ruleset's ``rules/odds_cost.py``, calibrated by measurement), and
 1. answers from this worker's cache when the same request (the same function and the same
    canonical JSON of the request) was answered before;
 2. computes in line when the estimate is within ``ODDS_INLINE_MS``;
-3. hands it to this worker's process pool (:mod:`service.http.odds_pool`) when it is
+3. hands it to this worker's process pool (:mod:`service.http.odds.pool`) when it is
    within ``ODDS_MAX_MS``: the loop goes on serving while it computes. Identical requests
    waiting at once share one computation. No place free in the pool, or a computation
    past its deadline (``ODDS_DEADLINE_MS``: its process is killed): 503 ``odds-busy``;
@@ -52,11 +52,11 @@ from litestar.di import NamedDependency
 from litestar.response import Response
 from msgspec import UNSET, Meta, UnsetType
 
-from service.http.errors import OddsBusy
-from service.http.odds_cache import AnswerCache
-from service.http.odds_pool import OddsPool, PastDeadlineError, PoolBusyError, PoolLostError
-from service.http.odds_process import Refusal
-from service.http.problems import Problem, problem_responses
+from service.http.contract.errors import OddsBusy
+from service.http.contract.problems import Problem, problem_responses
+from service.http.odds.cache import AnswerCache
+from service.http.odds.pool import OddsPool, PastDeadlineError, PoolBusyError, PoolLostError
+from service.http.odds.process import Refusal
 from service.kernel.errors import Concern, RulesError
 
 if TYPE_CHECKING:
@@ -121,9 +121,8 @@ def odds_responses(problem: type[OddsProblem] = OddsProblem) -> dict[int, Respon
 
 
 ODDS_RESPONSES = odds_responses()
-ODDS_HEADERS = [  # described with the document's other headers (service.http.openapi_contract)
-    ResponseHeader(name="Server-Timing", documentation_only=True)
-]
+# Described with the document's other headers (service.http.contract.openapi_contract).
+ODDS_HEADERS = [ResponseHeader(name="Server-Timing", documentation_only=True)]
 
 
 class OddsGate:

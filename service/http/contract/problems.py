@@ -14,8 +14,8 @@ from litestar.response import Response
 from msgspec import Meta
 from redis.exceptions import OutOfMemoryError
 
-from service.http.context import CLIENT_GONE, current_request_id, new_id
-from service.http.errors import (
+from service.http.contract.context import CLIENT_GONE, current_request_id, new_id
+from service.http.contract.errors import (
     ApiKeyRequired,
     MissingBodyError,
     OddsBusy,
@@ -30,8 +30,14 @@ from service.http.errors import (
     UnreadableBodyError,
     UnreplicatedError,
 )
-from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
-from service.http.validation import UNKNOWN, InvalidBodyError, Violation, explain, explain_parameter
+from service.http.contract.problem_types import PROBLEM_TYPES, RETRY_AFTER
+from service.http.contract.validation import (
+    UNKNOWN,
+    InvalidBodyError,
+    Violation,
+    explain,
+    explain_parameter,
+)
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 
@@ -91,7 +97,7 @@ class Problem(Value, frozen=True, kw_only=True, omit_defaults=True):
             "one (a problem with nothing more to say names its own code).",
         ),
     ]
-    # Every answer has an id (service.http.middleware sets it before anything can answer).
+    # Every answer has an id (service.http.shell.middleware sets it before anything can answer).
     request_id: str
 
 
@@ -359,7 +365,7 @@ def problem_responses(
     ``problem`` is the schema of every problem the operation answers: :class:`Problem`,
     or a subclass declaring the extension members (RFC 9457 §3.2) its problems can carry,
     each optional (``UNSET``). One schema for all of an operation's statuses (the shell's
-    401, 408 and 429 too: :mod:`service.http.openapi_contract`) gives a generated client
+    401, 408 and 429 too: :mod:`service.http.contract.openapi_contract`) gives a generated client
     one error type to read them from (openapi-fetch's ``error``), with no narrowing."""
     return {
         status: ResponseSpec(

@@ -15,11 +15,11 @@ from litestar.params import Body
 from litestar.response import Response
 from msgspec import Meta
 
-from service.http.body import StrictJson
-from service.http.problems import problem_responses
-from service.http.published_keys import MAX_PERIOD_SECONDS
-from service.http.receipts import RollReceipts, Verdict, receipts_of
-from service.http.roll_keys import Jwks
+from service.http.contract.body import StrictJson
+from service.http.contract.problems import problem_responses
+from service.http.receipts.published_keys import MAX_PERIOD_SECONDS
+from service.http.receipts.roll_keys import Jwks
+from service.http.receipts.signing import RollReceipts, Verdict, receipts_of
 from service.kernel.receipts import MAX_RECEIPT_LENGTH
 from service.kernel.values import Value
 

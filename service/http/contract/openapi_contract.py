@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from service.http.preconditions import ENTITY_TAGS_PATTERN, PRECONDITION_HEADERS
-from service.http.problem_types import PROBLEM_TYPES, RETRY_AFTER
+from service.http.contract.preconditions import ENTITY_TAGS_PATTERN, PRECONDITION_HEADERS
+from service.http.contract.problem_types import PROBLEM_TYPES, RETRY_AFTER
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -84,7 +84,7 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
 }
 
-# The statuses of the problems a retry can cure (service.http.problem_types.RETRY_AFTER).
+# The statuses of the problems a retry can cure (service.http.contract.problem_types.RETRY_AFTER).
 _RETRY_STATUSES = {str(PROBLEM_TYPES[code].status) for code in RETRY_AFTER}
 
 _SHELL_STATUSES = {

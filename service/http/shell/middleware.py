@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Final
 from litestar.enums import ScopeType
 from litestar.utils import normalize_path
 
-from service.http.compression import MIN_BYTES, accepts_gzip, gzipped
-from service.http.context import CLIENT_GONE, REQUEST_ID, new_id
-from service.http.errors import BodyTooSlow
-from service.http.problems import ProblemError, problem_response
+from service.http.contract.context import CLIENT_GONE, REQUEST_ID, new_id
+from service.http.contract.errors import BodyTooSlow
+from service.http.contract.problems import ProblemError, problem_response
+from service.http.shell.compression import MIN_BYTES, accepts_gzip, gzipped
 from service.logging import log_request
 from service.metrics import RATE_LIMITED, observe_request
 
@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from litestar.response import Response
     from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
-    from service.http.cors import CorsPolicy
-    from service.http.keys import ApiKeys
-    from service.http.ratelimit import Decision, RateLimiter
+    from service.http.shell.cors import CorsPolicy
+    from service.http.shell.keys import ApiKeys
+    from service.http.shell.ratelimit import Decision, RateLimiter
 
 __all__ = ["CLIENT_ABORT_STATUS", "MAX_REQUEST_ID", "RequestShell", "routed_path"]
 

@@ -3,7 +3,7 @@
 Threads would not do: one multiplication of two big integers holds the GIL for as long as
 it runs (a 3-million-digit square stalled a loop 600 ms), and exact odds are made of them.
 So a worker hands such a request to a pool of processes of its own
-(:mod:`service.http.odds_process`), each started by the first request that finds none
+(:mod:`service.http.odds.process`), each started by the first request that finds none
 (most workers never start one). Every request in the pool, computing or waiting, holds one
 of ``workers + queue`` places; with none free the request is refused (503 ``odds-busy``)
 rather than queued without bound.
@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from service.http.odds_process import BOOT, Refusal, framed, receive
+from service.http.odds.process import BOOT, Refusal, framed, receive
 
 __all__ = ["START_SECONDS", "OddsPool", "PastDeadlineError", "PoolBusyError", "PoolLostError"]
 

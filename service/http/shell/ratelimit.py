@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 import structlog
 from redis.exceptions import RedisError
 
-from service.http.rates import parse_rate
+from service.http.shell.rates import parse_rate
 from service.metrics import REDIS_ERRORS
 
 if TYPE_CHECKING:

@@ -307,7 +307,7 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
 # The problems a retry can cure, and how many seconds to wait unless the raiser names its
 # own wait (the state store's REDIS_RETRY_AFTER_SECONDS, the rate limit's window). Their
 # answers always carry Retry-After and no other answer does, rule conflicts included
-# (service.http.problems.problem_response applies it to every problem).
+# (service.http.contract.problems.problem_response applies it to every problem).
 RETRY_AFTER: dict[str, int] = {
     "concurrent-update": 1,  # a lost compare-and-set: the next try reads the new version
     "request-in-flight": 1,  # the first request with the key is about to finish

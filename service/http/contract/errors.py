@@ -162,4 +162,4 @@ class UnreadableBodyError(Exception):
 
 class MissingBodyError(Exception):
     """An operation that needs a JSON body got none (Litestar says so with a
-    ``ValidationException`` on ``data``; :mod:`service.http.fast_json` with this)."""
+    ``ValidationException`` on ``data``; :mod:`service.http.shell.fast_json` with this)."""

@@ -28,7 +28,7 @@ from jwt import PyJWS, get_unverified_header
 from jwt.exceptions import InvalidSignatureError, PyJWTError
 from msgspec import Meta
 
-from service.http.canonical import (
+from service.http.receipts.canonical import (
     NotCanonicalizableError,
     canonical_json,
     canonical_sha256,
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     from litestar import Request
 
-    from service.http.published_keys import PublishedKeys
-    from service.http.roll_keys import Jwks, RollKeys
+    from service.http.receipts.published_keys import PublishedKeys
+    from service.http.receipts.roll_keys import Jwks, RollKeys
 
 __all__ = [
     "ALGORITHM",
@@ -176,7 +176,7 @@ def _base64url(data: bytes) -> bytes:
 class RollReceipts:
     """Signs and checks receipts with the app's :class:`RollKeys`; with generated keys,
     also checks those of every replica that publishes its own (``published``,
-    ``service.http.published_keys``).
+    ``service.http.receipts.published_keys``).
 
     Signing writes the compact JWS itself (RFC 7515 §7.1: the header's and the payload's
     base64url, then the Ed25519 signature of both, :meth:`RollKey.sign`): the header is the

@@ -9,7 +9,7 @@ send the key in one header and the session's token in the other.
 
 A key must be at least :data:`MIN_KEY_CHARS` characters (128 bits as hex, more in any
 richer alphabet) and is refused at start-up when it looks like a placeholder; ``python -m
-service.http.keys`` prints a fresh one.
+service.http.shell.keys`` prints a fresh one.
 
 Who a request counts as (:meth:`ApiKeys.identity`): a configured key, else its client
 address — for the rate limit, live sessions and event streams alike.
@@ -23,7 +23,7 @@ import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
-from service.http.errors import ApiKeyRequired
+from service.http.contract.errors import ApiKeyRequired
 
 if TYPE_CHECKING:
     from litestar.connection import ASGIConnection
@@ -65,13 +65,13 @@ def key_problem(secret: str, what: str) -> str | None:
     if len(secret) < MIN_KEY_CHARS:
         return (
             f"{what} is {len(secret)} characters; at least {MIN_KEY_CHARS} are required "
-            "(128 bits): python -m service.http.keys prints one"
+            "(128 bits): python -m service.http.shell.keys prints one"
         )
     lowered = secret.lower()
     if word := next((word for word in PLACEHOLDERS if word in lowered), None):
         return f"{what} looks like a placeholder (it contains {word!r}): replace it"
     if len(set(secret)) < MIN_DISTINCT_CHARS:
-        return f"{what} repeats too few characters to be random: python -m service.http.keys"
+        return f"{what} repeats too few characters to be random: python -m service.http.shell.keys"
     if not secret.isascii() or not secret.isprintable() or " " in secret:
         return f"{what} must be printable ASCII without spaces"
     return None

@@ -4,7 +4,7 @@
 ``Ed25519``, ``x`` and ``d``), or a JWK Set (``{"keys": [...]}``) holding them. The first
 signs; every one is published at ``/.well-known/jwks.json``, so receipts signed before a
 rotation still verify. A key's ``kid`` is its RFC 7638 thumbprint (a ``kid`` given in the
-setting must be it). ``python -m service.http.roll_keys`` prints a new key in this format.
+setting must be it). ``python -m service.http.receipts.roll_keys`` prints a new key in this format.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from jwt.utils import base64url_encode
 from msgspec import Meta
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
-from service.http.canonical import canonical_json
+from service.http.receipts.canonical import canonical_json
 from service.kernel.values import Value
 
 __all__ = [
@@ -128,7 +128,7 @@ def _private_key(member: Any, where: str) -> RollKey:
 class RollKeys:
     """The keys receipts are signed and verified with. ``generated``: made at start-up
     because ``ROLL_SIGNING_KEYS`` was not set (then published through Redis for every
-    replica to verify with: ``service.http.published_keys``)."""
+    replica to verify with: ``service.http.receipts.published_keys``)."""
 
     keys: tuple[RollKey, ...]
     generated: bool

@@ -8,7 +8,7 @@ machinery cost more instructions than the rules themselves. Declaring
 signature, DTO and ``responses`` still make its OpenAPI operation, and the handler's own
 function still does the work — but serves its requests here, ahead of Litestar's route
 handling: the guards, the path and header parameters, the body read within the route's
-limit (413), the handler's :class:`~service.http.body.StrictJson` decoder (415 and every
+limit (413), the handler's :class:`~service.http.contract.body.StrictJson` decoder (415 and every
 400 with its pointer, the same code as Litestar's path), the handler's own function, and
 its answer — a value, or a ``Response`` of bytes — sent in one step. Errors propagate to
 the app's exception handler as on Litestar's path.
@@ -41,8 +41,8 @@ from litestar.response import Response
 from litestar.serialization import get_serializer
 from litestar.utils.scope.state import ScopeState
 
-from service.http.body import StrictJson
-from service.http.errors import MissingBodyError
+from service.http.contract.body import StrictJson
+from service.http.contract.errors import MissingBodyError
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
