@@ -40,7 +40,7 @@ LOCK_ARGS ?=
 CHROMIUM ?= chromium chromium-browser
 SYSTEM_INSTALL ?= auto
 
-.PHONY: help venv venv-run lock run test lint chromium openapi openapi-check client-check \
+.PHONY: help venv venv-run lock run test test-plain lint chromium openapi openapi-check client-check \
 	system-deps bench bench-odds bench-odds-memory bench-inputs bench-instructions flood failover \
 	load clean
 
@@ -48,6 +48,7 @@ help:
 	@echo "make run            serve on http://$${HOST:-127.0.0.1}:$${PORT:-8000} (embedded Redis unless REDIS_URL)"
 	@echo "make lint           ruff, mypy --strict and the import contracts (pyproject.toml)"
 	@echo "make test           lint, type-check and run the whole test suite on every core (installs Chromium if it can)"
+	@echo "make test-plain     the HTTP and session tests with FAST_PATHS=off (plain Litestar, plain redis-py)"
 	@echo "make openapi        regenerate openapi/openapi.json from the app"
 	@echo "make openapi-check  fail if the committed openapi/openapi.json differs from the app"
 	@echo "make client-check   generate Python and TypeScript clients from the spec, type-check and run them"
@@ -115,6 +116,12 @@ lint: $(DEV_STAMP)
 # chromium first: a machine that cannot get it stops before the lint and the install.
 test: chromium lint
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS)
+
+# The HTTP and session tests again on the plain paths (service/compat/__init__.py): every
+# route through plain Litestar and plain redis-py. CI runs it after `make test`.
+test-plain: $(DEV_STAMP)
+	FAST_PATHS=off $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal \
+		tests/http tests/sessions tests/compat $(PYTEST_ARGS)
 
 openapi: $(DEV_STAMP)
 	$(BIN)/python -m service.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json

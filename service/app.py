@@ -7,7 +7,6 @@ import gc
 import signal
 import threading
 from contextlib import asynccontextmanager
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from litestar import Litestar, Router
@@ -20,6 +19,7 @@ from litestar.static_files import create_static_files_router
 from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
+from service.compat.litestar import remember_routes
 from service.configuration import check_settings
 from service.hosted import RULESETS
 from service.http.contract.problem_types import RETRY_AFTER, register_problems
@@ -116,8 +116,7 @@ ROUTES_REMEMBERED = 8192
 
 
 def _remember_more_routes(app: Litestar) -> None:
-    router = app.asgi_router
-    router.handle_routing = lru_cache(ROUTES_REMEMBERED)(router._handle_routing)
+    remember_routes(app, ROUTES_REMEMBERED)
 
 
 def _settle_memory(_: Litestar) -> None:
@@ -441,7 +440,8 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    _remember_more_routes(app)
+    if settings.fast_paths == "on":
+        _remember_more_routes(app)
     shell = RequestShell(
         app.asgi_handler,
         api_keys=api_keys,

@@ -23,6 +23,8 @@ from prometheus_client import (
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from service.compat.prometheus_client import add_observations, upper_bounds
+
 __all__ = [
     "CONFLICTS_CREATED",
     "CONFLICTS_DECIDED",
@@ -82,7 +84,7 @@ SESSION_COPIES = Counter(
 # make bench-instructions).
 FLUSH_SECONDS = 1.0
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-_BOUNDS: tuple[float, ...] = tuple(REQUEST_SECONDS._upper_bounds)  # the last is +Inf
+_BOUNDS: tuple[float, ...] = upper_bounds(REQUEST_SECONDS)  # the last is +Inf
 # (method, route, status): [seconds summed, then one count per bucket of _BOUNDS]
 _Tally = list[float]
 _pending: dict[tuple[str, str, int], _Tally] = {}
@@ -128,17 +130,7 @@ def flush_requests() -> None:
     for (method, route, status), tally in pending.items():
         counts = tally[1:]
         REQUESTS.labels(method, route, status).inc(sum(counts))
-        _add_observations(REQUEST_SECONDS.labels(method, route), tally[0], counts)
-
-
-def _add_observations(histogram: Histogram, seconds: float, counts: list[float]) -> None:
-    """As many ``histogram.observe`` calls as ``counts`` holds per bucket, summing to
-    ``seconds``: prometheus_client observes one value at a time, so this writes its
-    bucket and sum values (``_buckets``, ``_sum``) directly, as ``observe`` does."""
-    histogram._sum.inc(seconds)
-    for bucket, count in zip(histogram._buckets, counts, strict=True):
-        if count:
-            bucket.inc(count)
+        add_observations(REQUEST_SECONDS.labels(method, route), tally[0], counts)
 
 
 atexit.register(flush_requests)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Annotated, Literal
+from typing import Annotated, Literal, cast
 from urllib.parse import urlsplit
 
 import msgspec
@@ -20,7 +20,14 @@ class SettingsError(ValueError):
 REDIS_SCHEMES = ("redis:", "rediss:", "unix:")
 Seconds = Annotated[float, Meta(gt=0, le=60)]
 _UPPER_CASE = {"log_level"}
-_LOWER_CASE = {"server"}
+_LOWER_CASE = {"server", "fast_paths"}
+
+
+def _fast_paths_default() -> Literal["on", "off"]:
+    # Settings built in code follow FAST_PATHS too, so that a test run under FAST_PATHS=off
+    # serves every app it builds the plain way.
+    value = os.environ.get("FAST_PATHS", "").strip().lower() or "on"
+    return cast('Literal["on", "off"]', value)  # checked in __post_init__
 
 
 def sentinel_addresses(value: str) -> list[tuple[str, int]]:
@@ -136,9 +143,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     roll_key_retention_seconds: Annotated[int, Meta(ge=1, le=2_592_000)] = 86400
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["json", "console", "auto"] = "auto"
+    # off: every route served through plain Litestar and plain redis-py (no one-step JSON
+    # routes, routing cache or lean Redis scripts); the same answers at more instructions
+    # each. The way back should a library release break what service.compat relies on.
+    fast_paths: Literal["on", "off"] = msgspec.field(default_factory=_fast_paths_default)
 
     def __post_init__(self) -> None:
         # Values whose rules belong to a capability are checked by service.configuration.
+        if self.fast_paths not in ("on", "off"):  # a default taken from the environment
+            raise ValueError(f"FAST_PATHS must be on or off, not {self.fast_paths!r}")
         if self.conflict_ttl_seconds > self.session_ttl_max_seconds:
             raise ValueError("CONFLICT_TTL_SECONDS must be at most SESSION_TTL_MAX_SECONDS")
         if self.odds_max_ms < self.odds_inline_ms:

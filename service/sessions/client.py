@@ -1,10 +1,11 @@
 """The process's one ``redis.asyncio`` client: bounded blocking pool, explicit timeouts.
 
 Its Lua scripts (every session read and write, the idempotency keys' claims) take a lean
-path of their own (:class:`LeanScript`): each call's ``EVALSHA`` packed by hiredis in one
-step; sent over one of a few connections (:class:`Lanes`, as many as
-``REDIS_MAX_CONNECTIONS`` besides redis-py's pool) that redis-py opens and then hands to a
-protocol parsing with hiredis (:class:`Link`); one deadline timer per command. redis-py's
+path of their own (:class:`LeanScript`; redis-py's own with ``FAST_PATHS=off``): each
+call's ``EVALSHA`` packed by hiredis in one step; sent over one of a few connections
+(:class:`Lanes`, as many as ``REDIS_MAX_CONNECTIONS`` besides redis-py's pool) that
+redis-py opens and then hands to a protocol parsing with hiredis (:class:`Link`); one
+deadline timer per command. redis-py's
 own path costs about four times as many instructions per call (its pool's lock and
 condition and a timer, a task and a timer for the send, a timer for the read, stream
 reader and writer, observability hooks); everything else keeps using it. A Redis Cluster
@@ -32,7 +33,6 @@ from typing import TYPE_CHECKING, Any, cast
 import hiredis
 import redis
 import redis.asyncio as aioredis
-from redis._parsers.base import BaseParser
 from redis.asyncio.connection import SSLConnection, parse_url
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
@@ -54,6 +54,7 @@ from redis.exceptions import (
 )
 from redis.sentinel import Sentinel as SyncSentinel
 
+from service.compat.redis import parse_error, take_socket
 from service.settings import sentinel_addresses
 
 if TYPE_CHECKING:
@@ -112,13 +113,15 @@ def make_client(settings: Settings, *, for_streams: bool = False) -> RedisClient
         "health_check_interval": 30,
         "retry": once,
     }
+    lean = settings.fast_paths == "on"
     if settings.redis_sentinels:
-        client = SessionRedis(connection_pool=_sentinel_pool(settings, options), retry=once)
+        sentinel_pool = _sentinel_pool(settings, options)
+        client = SessionRedis(connection_pool=sentinel_pool, retry=once, lean=lean)
         client.follow_switches()
         return client
     assert settings.redis_url
     pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, **options)
-    return SessionRedis(connection_pool=pool, retry=once)
+    return SessionRedis(connection_pool=pool, retry=once, lean=lean)
 
 
 class SentinelBlockingPool(SentinelConnectionPool, aioredis.BlockingConnectionPool):
@@ -175,15 +178,19 @@ def sentinel_master(settings: Settings) -> redis.Redis:
 
 
 class SessionRedis(aioredis.Redis):
-    """redis-py's client, whose registered scripts run on :class:`LeanScript`'s path."""
+    """redis-py's client, whose registered scripts run on :class:`LeanScript`'s path
+    (``lean``; with ``FAST_PATHS=off``, on redis-py's own)."""
 
-    def __init__(self, *, connection_pool: aioredis.BlockingConnectionPool, retry: Retry) -> None:
+    def __init__(
+        self, *, connection_pool: aioredis.BlockingConnectionPool, retry: Retry, lean: bool = True
+    ) -> None:
         super().__init__(connection_pool=connection_pool, retry=retry)
-        self.lanes = Lanes(connection_pool)
+        self.lean = lean
+        self.lanes = Lanes(connection_pool)  # opens nothing until a lean script is called
         self._switches: asyncio.Task[None] | None = None
 
     def register_script(self, script: str | bytes) -> AsyncScript:  # type: ignore[override]
-        return LeanScript(self, script)
+        return LeanScript(self, script) if self.lean else super().register_script(script)
 
     def follow_switches(self) -> None:
         """Listen for the sentinels' ``+switch-master`` (in the running event loop)."""
@@ -414,9 +421,7 @@ class Link(asyncio.Protocol):
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer  # kept: it closes the socket when collected
         self._transport = cast("asyncio.Transport", writer.transport)
-        self._replies = hiredis.Reader(
-            protocolError=InvalidResponse, replyError=BaseParser.parse_error
-        )
+        self._replies = hiredis.Reader(protocolError=InvalidResponse, replyError=parse_error)
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._loop = asyncio.get_running_loop()
         self.closed = False
@@ -428,10 +433,7 @@ class Link(asyncio.Protocol):
         if await conn.can_read():
             await conn.disconnect()
             raise ConnectionError("Redis sent data before any command")
-        writer = conn._writer  # the socket, taken over from redis-py
-        assert writer is not None
-        conn._writer = conn._reader = None  # so that it never closes it
-        link = cls(writer)
+        link = cls(take_socket(conn))  # redis-py never reads or closes it again
         link.address = (getattr(conn, "host", None), getattr(conn, "port", None))
         link._transport.set_protocol(link)
         return link
@@ -575,7 +577,27 @@ class ReplicaWait:
                 keys, args, self._packed, self.timeout_ms / 1000
             )
             return reply, int(acked)
-        return await self._on_cluster(script, keys, args)
+        if isinstance(script.registered_client, aioredis.RedisCluster):
+            return await self._on_cluster(script, keys, args)
+        return await self._in_pipeline(script, keys, args)
+
+    async def _in_pipeline(
+        self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]
+    ) -> tuple[Any, int]:
+        # redis-py's own path (FAST_PATHS=off): a pipeline sends both on one connection.
+        client = cast("aioredis.Redis", script.registered_client)
+        for attempt in (1, 2):
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+                reply, acked = await pipe.execute(raise_on_error=False)
+            if not (isinstance(reply, NoScriptError) and attempt == 1):
+                break
+            await client.script_load(script.script)
+        for answer in (reply, acked):
+            if isinstance(answer, BaseException):
+                raise answer
+        return reply, int(acked)
 
     async def _on_cluster(
         self, script: AsyncScript, keys: Sequence[bytes | str], args: Sequence[Any]

@@ -16,13 +16,15 @@ import msgspec
 from litestar.dto import AbstractDTO, DTOConfig
 from litestar.typing import FieldDefinition
 
+from service.compat.litestar import dto_class_state
 from service.http.contract.errors import UnreadableBodyError, UnsupportedMediaType
 from service.http.contract.validation import InvalidBodyError, explain
 
 if TYPE_CHECKING:
-    from litestar._openapi.schema_generation import SchemaCreator
     from litestar.dto.data_structures import DTOFieldDefinition
     from litestar.openapi.spec import Reference, Schema
+
+    from service.compat.litestar import SchemaCreator
 
 __all__ = ["StrictJson"]
 
@@ -52,8 +54,7 @@ class StrictJson(AbstractDTO[T], Generic[T]):
         ``DTO[...]`` refuses unions, msgspec decodes them by their tag all the same."""
         attributes = {
             "config": DTOConfig(),
-            "_type_backend_map": {},
-            "_handler_backend_map": {},
+            **dto_class_state(),
             "model_type": annotation,
         }
         return type(f"StrictJson[{name}]", (cls,), attributes)

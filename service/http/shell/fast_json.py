@@ -22,7 +22,8 @@ are ``data`` (a ``StrictJson`` DTO), ``request``, path and header parameters (``
 ``int``, bounded by length or value at most) and dependencies made by plain sync functions
 without parameters, with no lifecycle hooks, cookies, background task or cache. Anything
 else is refused loudly (a ``TypeError``: a 500 whose traceback is logged) rather than
-served differently from Litestar.
+served differently from Litestar. With ``FAST_PATHS=off`` every request goes down
+Litestar's own path.
 """
 
 from __future__ import annotations
@@ -39,8 +40,14 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.params import ParameterKwarg
 from litestar.response import Response
 from litestar.serialization import get_serializer
-from litestar.utils.scope.state import ScopeState
 
+from service.compat.litestar import (
+    after_request_hooks,
+    handler_parameters,
+    keep_body,
+    kwarg_definition,
+    response_handler,
+)
 from service.http.contract.body import StrictJson
 from service.http.contract.errors import MissingBodyError
 
@@ -100,7 +107,7 @@ _UNCHECKED = ("multiple_of", "pattern", "min_items", "max_items")  # checked by 
 def _parameter(name: str, field: FieldDefinition, path_parameters: set[str]) -> _Parameter | None:
     """``name``'s parameter as this path takes it; None when it is no path or header
     parameter this path can take exactly as Litestar does."""
-    kwarg = field.kwarg_definition
+    kwarg = kwarg_definition(field)
     if kwarg is not None and not isinstance(kwarg, ParameterKwarg):
         return None
     if name in path_parameters:
@@ -148,7 +155,7 @@ def _plan(handler: HTTPRouteHandler, scope: Scope) -> _Plan:
     def refuse(reason: str) -> TypeError:
         return TypeError(f"FastJson cannot serve {handler}: {reason}")
 
-    signature = handler.parsed_fn_signature.parameters
+    signature = handler_parameters(handler)
     dto = handler.resolve_data_dto()
     if "data" in signature and (dto is None or not issubclass(dto, StrictJson)):
         raise refuse("its body is not decoded by a StrictJson DTO")
@@ -157,7 +164,7 @@ def _plan(handler: HTTPRouteHandler, scope: Scope) -> _Plan:
     if (
         handler.resolve_before_request()
         or handler.resolve_after_response()
-        or any(layer.after_request for layer in handler.ownership_layers)
+        or any(after_request_hooks(handler))
         or handler.resolve_response_cookies()
         or handler.background
         or handler.cache
@@ -211,6 +218,12 @@ def _plan(handler: HTTPRouteHandler, scope: Scope) -> _Plan:
     )
 
 
+def _fast_paths_on(scope: Scope) -> bool:
+    """Unless the app's settings say ``FAST_PATHS=off`` (an app without settings: on)."""
+    settings = scope["litestar_app"].state.get("settings")
+    return getattr(settings, "fast_paths", "on") == "on"
+
+
 class FastJson:
     """Handler middleware serving the handler's requests itself (see the module): declare
     ``middleware=[FastJson]`` beside ``dto=StrictJson[Model], return_dto=None``."""
@@ -224,6 +237,9 @@ class FastJson:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         plan = self._plan
         if plan is None:
+            if not _fast_paths_on(scope):  # FAST_PATHS=off: Litestar serves it all
+                await self._app(scope, receive, send)
+                return
             plan = self._plan = _plan(cast("HTTPRouteHandler", scope["route_handler"]), scope)
         request = None
         if plan.guarded:
@@ -297,7 +313,7 @@ async def _data(plan: _Plan, scope: Scope, receive: Receive, found: dict[bytes, 
         body = await _rest_of_body(receive, message, plan.limit)
     if not body:  # as Litestar's path: before the content type is looked at
         raise MissingBodyError
-    ScopeState.from_scope(scope).body = body  # what request.body() answers
+    keep_body(scope, body)  # what request.body() answers
     content_type = found.get(_CONTENT_TYPE)
     return plan.dto.decode_body(
         content_type.decode("latin-1") if content_type is not None else None, body
@@ -327,7 +343,7 @@ async def _send_response(
     if not plain:
         handle = cast(
             "Callable[..., Awaitable[ASGIApp]]",
-            plan.handler.get_response_handler(is_response_type_data=True),
+            response_handler(plan.handler),
         )
         asgi = await handle(
             data=response,

@@ -17,6 +17,7 @@ import msgspec
 from litestar.params import BodyKwarg
 from litestar.response import Response
 
+from service.compat.litestar import handler_parameters, handler_return_annotation, kwarg_definition
 from service.http.contract.openapi_contract import complete_contract, schema_refs
 from service.http.contract.openapi_names import prefix_schema_names
 from service.http.shell.compression import gzipped
@@ -49,9 +50,8 @@ def schema_types(app: Litestar) -> list[type[msgspec.Struct]]:
         for handler in getattr(route, "route_handlers", ()):
             if not handler.resolve_include_in_schema():
                 continue
-            signature = handler.parsed_fn_signature
-            found.update(_structs_of(signature.return_type.annotation))
-            if data := signature.parameters.get("data"):
+            found.update(_structs_of(handler_return_annotation(handler)))
+            if data := handler_parameters(handler).get("data"):
                 found.update(_structs_of(data.annotation))
             for spec in (handler.responses or {}).values():
                 found.update(_structs_of(spec.data_container))
@@ -63,8 +63,8 @@ def _attach_body_examples(app: Litestar, document: dict[str, Any]) -> None:
     (Swagger UI, Schemathesis' examples phase) look for them."""
     for route in app.routes:
         for handler in getattr(route, "route_handlers", ()):
-            data = handler.parsed_fn_signature.parameters.get("data")
-            definition = data.kwarg_definition if data else None
+            data = handler_parameters(handler).get("data")
+            definition = kwarg_definition(data) if data else None
             if not isinstance(definition, BodyKwarg) or not definition.examples:
                 continue
             for method in handler.http_methods:
