@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
-# Bullseye rules service. Build from the repository root:
+# Tabletop rules service. Build from the repository root:
 #
-#   docker build -t bullseye-service .
+#   docker build -t tabletop-rules-service .
 #   docker run --rm -p 8000:8000 -e WEB_CONCURRENCY=2 \
-#       -e REDIS_URL=redis://redis.example:6379/0 bullseye-service
+#       -e REDIS_URL=redis://redis.example:6379/0 tabletop-rules-service
 #
 # Set REDIS_URL in every container: without it `python -m service` starts a private,
 # in-memory Redis inside the container, which loses every conflict on restart and is
@@ -51,8 +51,8 @@ RUN uv sync --locked --no-default-groups --no-editable
 
 # --- runtime ---------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE} AS runtime
-LABEL org.opencontainers.image.title="bullseye-service" \
-      org.opencontainers.image.description="HTTP rules service for the Bullseye v1.0 RPG"
+LABEL org.opencontainers.image.title="tabletop-rules-service" \
+      org.opencontainers.image.description="HTTP rules service for tabletop RPGs: Bullseye v1.0, OpenD6, Self/Conflict, the travelogue, Quick Shot"
 RUN groupadd --system --gid 10001 bullseye \
     && useradd --system --uid 10001 --gid 10001 --no-create-home \
        --home-dir /nonexistent --shell /usr/sbin/nologin bullseye

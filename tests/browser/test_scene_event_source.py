@@ -20,7 +20,7 @@ from tests.support.session_kinds import KINDS, scene_initiative
 
 SCENE = next(kind for kind in KINDS if kind.kind == "scene")
 
-# What a page does (README, "Stream tickets for browsers"): a ticket per EventSource; when
+# What a page does (docs/sessions.md, "Stream tickets for browsers"): a ticket per EventSource; when
 # one closes for good, a new ticket, resuming after the last event id seen.
 FOLLOW = """
 async ([events, tickets, token]) => await new Promise((resolve, reject) => {

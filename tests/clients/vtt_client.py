@@ -184,7 +184,7 @@ def expect(label: str, response: Response[Any], status: HTTPStatus, kind: type[T
 
 
 def check(base_url: str) -> None:
-    """POST /v1/checks: the README's sword fight, with the die rolled at the table."""
+    """POST /v1/checks: docs/bullseye.md's sword fight, with the die rolled at the table."""
     body = CheckRequest(
         target=15,
         qualities=[
@@ -238,7 +238,7 @@ def submit(
 
 
 def conflict(base_url: str) -> None:
-    """The README's Bridge of Knives, every roll supplied, from creation to deletion."""
+    """docs/bullseye.md's Bridge of Knives, every roll supplied, from creation to deletion."""
     with Client(base_url=base_url, raise_on_unexpected_status=True) as client:
         created = expect(
             "create conflict",

@@ -1,4 +1,4 @@
-"""No schema an answer reaches carries `default` (README, "Generating a client").
+"""No schema an answer reaches carries `default` (docs/clients.md).
 
 openapi-typescript types a member with a `default` as always present (the generator
 assumes the server fills it in), openapi-python-client as maybe absent (`Unset`): for an

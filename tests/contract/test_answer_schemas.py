@@ -1,5 +1,5 @@
-"""Answers are their own schemas, typed as strictly as the service behaves (README,
-"Generating a client"): checked on the published document, and against the real answers
+"""Answers are their own schemas, typed as strictly as the service behaves
+(docs/clients.md): checked on the published document, and against the real answers
 to every published example (tests/support/examples.py: the stateless ones and every
 ruleset's example plays, on the real app).
 
@@ -131,7 +131,7 @@ def _free_strings(node: dict[str, Any]) -> bool:
 
 
 def test_answers_type_their_categories_as_string_enums() -> None:
-    """README, "Shapes": enums are typed `string` — named ones and inline Literals, and a
+    """docs/clients.md, "Shapes": enums are typed `string` — named ones and inline Literals, and a
     field that takes one of a few values (a move's `type`, a die's `critical`) is one."""
     plain = [
         f"{name}.{field}"

@@ -27,7 +27,7 @@ def test_make_openapi_check_passes() -> None:
 
 
 def test_every_field_of_every_request_body_is_bounded() -> None:
-    """README, "What every game shares": every integer has bounds, every string a max length,
+    """docs/shared.md: every integer has bounds, every string a max length,
     every list a max size."""
     schemas = json.loads(COMMITTED.read_text())["components"]["schemas"]
     request_types = [

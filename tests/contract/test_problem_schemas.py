@@ -1,6 +1,6 @@
 """Every problem the service answers is its operation's declared schema, extension members
 included (RFC 9457 §3.2): a generated client reads `waiting_for`, `missing` or `awaiting`
-off its typed error, with no cast (README, "Generating a client").
+off its typed error, with no cast (docs/clients.md).
 
 The answers are those of tests/support/answer_cases.py on the real app: every published
 example and the problems around it, and the examples again on an app that computes no

@@ -89,7 +89,7 @@ def test_every_answer_names_its_request_id_as_a_string() -> None:
 
 
 def test_slow_and_huge_requests_are_stated_408_on_every_operation_with_a_body() -> None:
-    """README, "Slow and huge requests": the server's body-less 431 is stated once, for the
+    """docs/slow-and-huge-requests.md: the server's body-less 431 is stated once, for the
     document (declared per operation it would make every generated client's error type
     optional); the app's 408 is a problem on every operation that reads a body."""
     description = DOCUMENT["info"]["description"]

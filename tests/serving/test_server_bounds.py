@@ -1,4 +1,4 @@
-"""Slow and huge requests are bounded (README, "Slow and huge requests"): the served process,
+"""Slow and huge requests are bounded (docs/slow-and-huge-requests.md): the served process,
 real sockets.
 
 Header size, header count and the header deadline are granian's (service.serving); the

@@ -1,4 +1,4 @@
-"""Roles and tokens of a session (README, "Sessions and event streams"): one token per role,
+"""Roles and tokens of a session (docs/sessions.md): one token per role,
 kept only as hashes; a GM is optional (the chase game has none)."""
 
 from __future__ import annotations

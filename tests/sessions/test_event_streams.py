@@ -1,4 +1,4 @@
-"""Event streams of sessions over HTTP (README, "Sessions and event streams"): comment-only
+"""Event streams of sessions over HTTP (docs/sessions.md): comment-only
 keep-alives, an ending event when a session expires, stream tickets for clients that cannot
 send headers, and a refusal (503 problem) past a worker's stream limit — the service run as
 its own process, as a user starts it."""

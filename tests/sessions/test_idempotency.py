@@ -1,4 +1,4 @@
-"""Idempotency-Key that holds (README, "Sessions and event streams"): each participant's
+"""Idempotency-Key that holds (docs/sessions.md): each participant's
 own, bound to session, method, path and body; the caller authorized before any stored answer
 is replayed; a write whose reply was lost applied at most once, its retry answered with the
 first answer; no lock-out after Redis comes back. Real Redis throughout, and real faults: a

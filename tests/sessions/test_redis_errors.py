@@ -127,7 +127,7 @@ def test_a_fault_mid_reply_is_a_503_and_the_retry_is_applied_once(
     assert_problem(lost, 503, "store-unavailable")
     assert int(lost.headers["retry-after"]) >= 1
     # The lost reply may have been the key's claim: it holds the key for its short lease,
-    # and a retry meanwhile is told so (409 request-in-flight), as the README says.
+    # and a retry meanwhile is told so (409 request-in-flight), as docs/sessions.md says.
     for _ in range(20):
         retried = _write(app, kind, session, "lost-1")
         if retried.status_code != 409 or "in-flight" not in retried.text:

@@ -1,4 +1,4 @@
-"""What a session costs in Redis and in a worker (README, "Sessions and event streams"): history
+"""What a session costs in Redis and in a worker (docs/sessions.md): history
 kept apart from the state, a ceiling on a session's stored bytes, the TTL and version in
 the envelope, reads answered 304 while unchanged, and a worker's memory bounded in bytes."""
 

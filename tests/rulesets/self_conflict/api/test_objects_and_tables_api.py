@@ -169,7 +169,7 @@ _REQUESTS = [
 
 
 def test_every_request_integer_is_bounded_every_string_capped_every_list_sized() -> None:
-    """README, "What every game shares": bounds on everything, unknown fields refused."""
+    """docs/shared.md: bounds on everything, unknown fields refused."""
     schemas = DOCUMENT["components"]["schemas"]
     loose: list[str] = []
 
