@@ -216,8 +216,13 @@ class PublishedKeys:
         # At a fixed rate, not a period after each beat: beats drifting apart would let a
         # live key come closer to lapsing. A beat late (Redis slow) is not made up for.
         due = time.monotonic()
+        task = asyncio.current_task()
         while True:
             await self.beat()
+            if task is not None and task.cancelling():
+                # Cancelled in the middle of a beat, whose Redis call on redis-py's own
+                # path (FAST_PATHS=off) reported it as a failed call: stop all the same.
+                raise asyncio.CancelledError
             due = max(due + self.period, time.monotonic())
             await asyncio.sleep(due - time.monotonic())
 
