@@ -19,7 +19,7 @@ from litestar.static_files import create_static_files_router
 from structlog import get_logger
 from swagger_ui_bundle import swagger_ui_path
 
-from service.compat.litestar import remember_routes
+from service.compat.litestar import remember_routes, resolve_exception_handlers_once
 from service.configuration import check_settings
 from service.hosted import RULESETS
 from service.http.contract.problem_types import RETRY_AFTER, register_problems
@@ -115,8 +115,10 @@ YOUNG_OBJECTS_PER_COLLECTION = 10_000
 ROUTES_REMEMBERED = 8192
 
 
-def _remember_more_routes(app: Litestar) -> None:
+def _fast_paths(app: Litestar) -> None:
+    # Both rest on Litestar's internals (service.compat.litestar); FAST_PATHS=off skips them.
     remember_routes(app, ROUTES_REMEMBERED)
+    resolve_exception_handlers_once(app)
 
 
 def _settle_memory(_: Litestar) -> None:
@@ -441,7 +443,7 @@ def create_app(
         debug=False,
     )
     if settings.fast_paths == "on":
-        _remember_more_routes(app)
+        _fast_paths(app)
     shell = RequestShell(
         app.asgi_handler,
         api_keys=api_keys,

@@ -9,11 +9,19 @@ would run long is shortened.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 
 from msgspec import Meta
 
-__all__ = ["MAX_SUMMARY", "SUMMARY_PATTERN", "MaybeSummary", "Summary", "fitting", "signed"]
+__all__ = [
+    "MAX_SUMMARY",
+    "SIGNED",
+    "SUMMARY_PATTERN",
+    "MaybeSummary",
+    "Summary",
+    "fitting",
+    "signed",
+]
 
 MAX_SUMMARY = 200
 SUMMARY_PATTERN = rf"^[ -~]{{1,{MAX_SUMMARY}}}$"
@@ -45,6 +53,19 @@ MaybeSummary = Annotated[
 def signed(value: int) -> str:
     """A modifier as the books write it: ``+3``, ``-2``, ``+0``."""
     return f"{value:+d}"
+
+
+class _Signed(dict[int, str]):
+    """:func:`signed` as a lookup: ``SIGNED[3] == "+3"``. The usual values are made once;
+    any other is formatted when asked (and not kept: the table stays its size)."""
+
+    def __missing__(self, value: int) -> str:
+        return signed(value)
+
+
+# A summary is built on every roll answer: a subscript costs a fraction of a call to
+# signed() and its format spec (callgrind: ~1 kIr each).
+SIGNED: Final[dict[int, str]] = _Signed({value: signed(value) for value in range(-300, 301)})
 
 
 def fitting(*candidates: str) -> str:

@@ -115,7 +115,7 @@ class SessionEngine(Generic[S]):
             kept_per_owner=store.answers_per_owner,
             max_bytes=store.max_bytes,
         )
-        self._token_header = token_header
+        self._token_header = token_header.lower().encode("latin-1")
         self._default_ttl_ms = default_ttl_ms
 
     def ttl_ms(self, stored: Stored[S]) -> int:
@@ -135,11 +135,11 @@ class SessionEngine(Generic[S]):
     def require_token(self, request: Request[Any, Any, Any]) -> None:
         """401 when the request presents no token at all: asked before the session is
         looked up, so a caller without credentials learns nothing of which sessions exist."""
-        token_of(request, request.headers.get(self._token_header), self.kind.kind)
+        token_of(request, self._token_header, self.kind.kind)
 
     def role(self, request: Request[Any, Any, Any], access: Access) -> str:
         """The role the request's token opens (401 when none)."""
-        token = token_of(request, request.headers.get(self._token_header), self.kind.kind)
+        token = token_of(request, self._token_header, self.kind.kind)
         return role_of(access, token, self.kind.kind)
 
     async def read(

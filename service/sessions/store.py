@@ -397,15 +397,7 @@ class SessionStore(Generic[S]):
         for event in events:
             args += [event.type, self.encode(event.data)]
         args += entries
-        state_key = self.kind.state(session_id)
-        keys = [
-            state_key,
-            self.kind.events(session_id),
-            self.kind.history(session_id),
-            self.kind.pending(session_id, idempotency.field) if idempotency else state_key,
-            self.kind.answers(session_id),
-            self.kind.answer_order(session_id),
-        ]
+        keys = self.kind.write_keys(session_id, idempotency.field if idempotency else None)
         try:
             if self._replicas is None:
                 answer = cast("list[bytes]", await self._write(keys=keys, args=args))

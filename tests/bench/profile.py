@@ -60,21 +60,25 @@ class Driver:
         self.lifespan_state: dict[str, Any] = {}
 
     async def request(
-        self, method: str, path: str, body: bytes | None, headers: list[tuple[bytes, bytes]]
+        self,
+        method: str,
+        target: str,
+        body: bytes | None,
+        headers: list[tuple[bytes, bytes]],
+        answer_headers: list[tuple[bytes, bytes]] | None = None,
     ) -> tuple[int, bytes]:
-        status, _, answer = await self.exchange(method, path, body, headers)
-        return status, answer
-
-    async def exchange(
-        self, method: str, target: str, body: bytes | None, headers: list[tuple[bytes, bytes]]
-    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-        """The status, headers and body of one request to ``target`` (a percent-encoded
-        path, perhaps with a query string)."""
-        raw_path, _, query = target.partition("?")
-        path = urllib.parse.unquote(raw_path)
+        """The status and body of one request to ``target`` (a percent-encoded path,
+        perhaps with a query string); the answer's headers are added to ``answer_headers``
+        when given. Every figure of ``make bench-instructions`` includes this driver: a
+        plain path (the scenarios' every one) is taken as it is, unparsed, so the driver
+        costs what it did before it took query strings (6 kIr a request less)."""
+        if "?" in target or "%" in target:
+            raw_path, _, query = target.partition("?")
+            path, raw, query_string = urllib.parse.unquote(raw_path), raw_path, query.encode()
+        else:
+            path, raw, query_string = target, target, b""
         sent = False
         status = 0
-        answer_headers: list[tuple[bytes, bytes]] = []
         chunks: list[bytes] = []
         all_headers = [(b"host", b"127.0.0.1"), *headers]
         if body is not None:
@@ -89,8 +93,8 @@ class Driver:
             "method": method,
             "scheme": "http",
             "path": path,
-            "raw_path": raw_path.encode(),
-            "query_string": query.encode(),
+            "raw_path": raw.encode(),
+            "query_string": query_string,
             "root_path": "",
             "headers": all_headers,
             "client": ("127.0.0.1", 40000),
@@ -110,12 +114,21 @@ class Driver:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                answer_headers.extend(message.get("headers", []))
+                if answer_headers is not None:
+                    answer_headers.extend(message.get("headers", []))
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
         await self.app(scope, receive, send)
-        return status, answer_headers, b"".join(chunks)
+        return status, b"".join(chunks)
+
+    async def exchange(
+        self, method: str, target: str, body: bytes | None, headers: list[tuple[bytes, bytes]]
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The status, headers and body of one request to ``target`` (as :meth:`request`)."""
+        answer_headers: list[tuple[bytes, bytes]] = []
+        status, answer = await self.request(method, target, body, headers, answer_headers)
+        return status, answer_headers, answer
 
     async def start(self) -> Callable[[], Awaitable[None]]:
         """Run the app's lifespan start-up; returns the shut-down."""

@@ -189,3 +189,23 @@ def test_observations_added_in_one_pass_read_as_observe_calls(
         ]
 
     assert samples(batched) == samples(observed)
+
+
+def test_exception_handlers_merged_once_handle_as_litestar_merges_them() -> None:
+    @post("/fails", status_code=200)
+    async def fails() -> None:
+        raise KeyError("lost")
+
+    def handled(_: Request[object, object, object], error: Exception) -> Response[str]:
+        return Response(f"handled {type(error).__name__}", status_code=418)
+
+    app = Litestar([Router("/v1", route_handlers=[fails], exception_handlers={KeyError: handled})])
+    handler = app.route_handler_method_map["/v1/fails"]["POST"]
+    merged = handler.resolve_exception_handlers()
+    litestar_compat.resolve_exception_handlers_once(app)
+    once = handler.resolve_exception_handlers()
+    assert once == merged
+    assert once is not handler.resolve_exception_handlers()  # a copy for every request
+    with TestClient(app) as client:
+        answer = client.post("/v1/fails")
+    assert (answer.status_code, answer.text) == (418, "handled KeyError")

@@ -91,6 +91,7 @@ def test_readiness_names_the_fast_paths_that_serve(both: tuple[TestClient, TestC
     assert fast.get("/readyz").json()["fast_paths"] == [
         "json-routes",
         "routing-cache",
+        "exception-handlers-once",
         "lean-redis-scripts",
     ]
     assert plain.get("/readyz").json()["fast_paths"] == []

@@ -4,11 +4,12 @@ kept only as hashes; a GM is optional (the chase game has none)."""
 from __future__ import annotations
 
 import pytest
+from litestar import Request
 from litestar.testing import TestClient
 
 from service.http.contract.errors import Unauthorized
 from service.kernel.sessions import GM
-from service.sessions.access import issue_tokens, role_of
+from service.sessions.access import issue_tokens, role_of, token_of
 from tests.support.bullseye_conflicts import bearer, conflict_body
 from tests.support.problems import assert_problem
 
@@ -49,3 +50,21 @@ def test_a_wrong_token_is_said_not_accepted_and_a_missing_one_asked_for(
     assert wrong["title"] == missing["title"] == "Session token missing or not accepted"
     assert "does not open" in wrong["detail"]
     assert "Send the conflict's token" in missing["detail"]
+
+
+def _presenting(*headers: tuple[bytes, bytes]) -> Request:
+    return Request({"type": "http", "headers": list(headers)})  # type: ignore[typeddict-item]
+
+
+def test_the_token_header_comes_first_then_a_bearer_token_each_first_of_its_name() -> None:
+    """token_of reads the scope's headers as ``request.headers.get`` would: the first value
+    of a name; an empty token header falls back to Authorization."""
+    auth, token = (b"authorization", b"Bearer from-bearer"), (b"x-conflict-token", b"t1")
+    assert token_of(_presenting(auth, token, (b"x-conflict-token", b"t2")), b"x-conflict-token",
+                    "conflict") == "t1"  # fmt: skip
+    assert token_of(_presenting((b"x-conflict-token", b""), auth), b"x-conflict-token",
+                    "conflict") == "from-bearer"  # fmt: skip
+    assert token_of(_presenting(auth, (b"authorization", b"Bearer other")), b"x-conflict-token",
+                    "conflict") == "from-bearer"  # fmt: skip
+    with pytest.raises(Unauthorized):
+        token_of(_presenting((b"authorization", b"Basic abc")), b"x-conflict-token", "conflict")

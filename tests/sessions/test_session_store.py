@@ -13,6 +13,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
 from service.rulesets.bullseye.rules.conflicts import Conflict
+from service.sessions.keys import SessionKind
 from service.settings import Settings
 from tests.support.bullseye_conflicts import bearer, conflict_body, create, faces
 from tests.support.problems import assert_problem
@@ -143,3 +144,18 @@ def test_a_read_is_encoded_once_per_version_and_never_answers_a_changed_conflict
     assert changed.headers["etag"] == '"2"'
     assert [r["number"] for r in changed.json()["rounds"]] == [1]
     assert changed.json()["version"] == 2
+
+
+def test_a_writes_keys_are_the_keys_each_method_names() -> None:
+    """``write_keys`` makes the state's key once for speed: the keys must stay the ones
+    every other reader and script names, with or without a pending marker."""
+    kind = SessionKind("bullseye", "conflict")
+    for pending in (None, "f" * 64):
+        assert kind.write_keys("s-1", pending) == [
+            kind.state("s-1"),
+            kind.events("s-1"),
+            kind.history("s-1"),
+            kind.state("s-1") if pending is None else kind.pending("s-1", pending),
+            kind.answers("s-1"),
+            kind.answer_order("s-1"),
+        ]

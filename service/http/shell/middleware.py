@@ -38,6 +38,8 @@ _HTTP: Final = ScopeType.HTTP
 # Recorded (not sent) for a request whose client left before the answer began: nginx's
 # "client closed request", so aborts never count as the service's own 5xx.
 CLIENT_ABORT_STATUS = 499
+# The request headers the shell itself reads.
+_READ_HERE: Final = frozenset((b"x-request-id", b"transfer-encoding", b"accept-encoding"))
 SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -211,11 +213,13 @@ class RequestShell:
         chunked = False
         gzip_ok = False
         for name, value in scope["headers"]:
+            if name not in _READ_HERE:  # the usual header: one set lookup, not three tests
+                continue
             if name == b"x-request-id":
                 request_id = _valid_request_id(value)
             elif name == b"transfer-encoding":
                 chunked = True
-            elif name == b"accept-encoding":
+            else:
                 gzip_ok = accepts_gzip(value)
         request_id = request_id or new_id()
         token = REQUEST_ID.set(request_id)
@@ -226,8 +230,18 @@ class RequestShell:
         logged = False
         head = scope.get("method") == "HEAD"
         limiter = self.rate_limiter
-        raw_path = scope["path"]
-        path = routed_path(scope)
+        raw_path: str = scope["path"]
+        # routed_path's common case inline (a call costs more than its test): no root
+        # path, and a path already normal.
+        if (
+            raw_path[:1] == "/"
+            and "//" not in raw_path
+            and (raw_path[-1:] != "/" or raw_path == "/")
+            and not scope.get("root_path")
+        ):
+            path = raw_path
+        else:
+            path = routed_path(scope)
         decision = await self._rate_decision(limiter, scope, path) if limiter else None
         added = [
             *(DOCS_HEADERS if path == "/docs" else SECURITY_HEADERS),
@@ -268,12 +282,12 @@ class RequestShell:
                 CLIENT_GONE.set(True)
             return message
 
-        held: Message | None = None  # a start held while its body is gathered to compress
-        held_headers: list[tuple[bytes, bytes]] = []
+        # A start (and its headers) held while its body is gathered to compress.
+        held: tuple[Message, list[tuple[bytes, bytes]]] | None = None
         gathered: list[bytes] = []
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, started_answer, held, held_headers
+            nonlocal status, started_answer, held
             if head and message["type"] == "http.response.body":
                 # A HEAD answer is the GET answer's status and headers (Content-Length
                 # included), never its body, whatever the route or server.
@@ -288,16 +302,17 @@ class RequestShell:
                     headers = _varying_by_origin(headers)
                 message["headers"] = headers
                 if gzip_ok and not head and _compressible(headers):
-                    held, held_headers = message, headers
+                    held = (message, headers)
                     return
             elif held is not None and message["type"] == "http.response.body":
                 gathered.append(message.get("body", b""))
                 if message.get("more_body"):
                     return
                 body = gzipped(b"".join(gathered))
+                start, held_headers = held
                 _mark_gzipped(held_headers, len(body))
                 account()
-                start, held = held, None
+                held = None
                 await send(start)
                 await send({"type": "http.response.body", "body": body, "more_body": False})
                 return

@@ -97,7 +97,8 @@ class Ready(Value, frozen=True, kw_only=True):
         Meta(
             description="The fast paths serving here (FAST_PATHS, default on): `json-routes` "
             "(the hottest routes served in one step), `routing-cache` (routing kept for 8 192 "
-            "paths), `lean-redis-scripts` (session scripts on the lean Redis path; never with "
+            "paths), `exception-handlers-once` (each route's merged at start), "
+            "`lean-redis-scripts` (session scripts on the lean Redis path; never with "
             "REDIS_CLUSTER). Empty with FAST_PATHS=off: plain Litestar and plain redis-py, the "
             "same answers at more instructions each."
         ),
@@ -107,14 +108,16 @@ class Ready(Value, frozen=True, kw_only=True):
     ]
 
 
-FastPath = Literal["json-routes", "routing-cache", "lean-redis-scripts"]
+FastPath = Literal[
+    "json-routes", "routing-cache", "exception-handlers-once", "lean-redis-scripts"
+]
 
 
 def fast_paths(settings: Settings) -> list[FastPath]:
     """The fast paths ``settings`` turn on, as :class:`Ready` names them."""
     if settings.fast_paths == "off":
         return []
-    on: list[FastPath] = ["json-routes", "routing-cache"]
+    on: list[FastPath] = ["json-routes", "routing-cache", "exception-handlers-once"]
     return on if settings.redis_cluster else [*on, "lean-redis-scripts"]
 
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from service.kernel.summary import fitting, signed
+from service.kernel.summary import MAX_SUMMARY, SIGNED, fitting
+from service.rulesets.bullseye.rules.dice import DiceKind
+from service.rulesets.bullseye.rules.narration import Outcome
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from service.rulesets.bullseye.rules.checks import CheckResult, Effort
     from service.rulesets.bullseye.rules.conflicts.model import OutcomeCheck, Round
-    from service.rulesets.bullseye.rules.dice import DiceKind
 
 __all__ = ["check_summary", "outcome_summary", "round_summary", "submission_summary"]
 
@@ -24,6 +25,9 @@ __all__ = ["check_summary", "outcome_summary", "round_summary", "submission_summ
 _LOSER = {"actor": "the actor", "opposition": "the opposition"}
 _PAIRING_LOSER = {"players": "players lose", "opposition": "opposition loses"}
 _WINNER = {"players": "the players win", "opposition": "the opposition wins"}
+# An enum member's plain text, for f-strings: a member itself is formatted through its
+# __format__ (a lookup and a call, ~1 kIr), its text is taken as it is.
+_TEXT: dict[str, str] = {member: member.value for member in (*DiceKind, *Outcome)}
 
 
 def _die(
@@ -31,7 +35,7 @@ def _die(
 ) -> str:
     """``d20 11``, ``3d6 6+5+4=15``; ``Quick 10`` (§2.5); a bullseye's 20 after the faces
     it replaced (§7.2). Enum members are joined with ``+``, not formatted: a str subclass
-    concatenates in C, while ``format`` goes through Enum's Python code (a hot path)."""
+    concatenates in C, while ``format`` looks up and calls its ``__format__`` (a hot path)."""
     if quick10:
         return "Quick 10"
     if len(faces) == 1:
@@ -48,16 +52,26 @@ def _die(
 
 def _yield(dice: DiceKind, effort: Effort | CheckResult, *, quick10: bool) -> str:
     die = _die(dice, effort.faces, effort.die_result, quick10=quick10, bullseye=effort.bullseye)
-    return f"{die} {signed(effort.total_modifier)} = yield {effort.yield_} ({effort.yield_label})"
+    return f"{die} {SIGNED[effort.total_modifier]} = yield {effort.yield_} ({effort.yield_label})"
 
 
 def _judged(result: CheckResult) -> str:
-    """The check against its target: yield, target, outcome and spread."""
+    """The check against its target: yield, target, outcome and spread.
+
+    One f-string (a hot path: every check answer has it): no helper call, enums as their
+    plain text (:data:`_TEXT`: formatting a member calls its ``__format__``), signs from
+    :data:`SIGNED`; the die through :func:`_die` only when it is not one plain face."""
+    faces = result.faces
+    if len(faces) != 1 or result.quick10 or result.bullseye:
+        die = _die(
+            result.dice, faces, result.die_result, quick10=result.quick10, bullseye=result.bullseye
+        )
+    else:
+        die = f"{_TEXT[result.dice]} {faces[0]}"
     return (
-        f"{_yield(result.dice, result, quick10=result.quick10)} vs target {result.target} "
-        f"({result.target_label}): "
-        + result.outcome
-        + f", spread {signed(result.spread)} ({result.spread_label})"
+        f"{die} {SIGNED[result.total_modifier]} = yield {result.yield_} ({result.yield_label}) "
+        f"vs target {result.target} ({result.target_label}): {_TEXT[result.outcome]}, "
+        f"spread {SIGNED[result.spread]} ({result.spread_label})"
     )
 
 
@@ -73,8 +87,14 @@ def _cost(result: CheckResult) -> str:
 
 def check_summary(result: CheckResult) -> str:
     """``d20 11 +4 = yield 15 (Above Average) vs target 15 (Hard): stalemate, spread +0
-    (Mere Success); nobody loses``."""
-    return fitting(_judged(result) + _cost(result))
+    (Mere Success); nobody loses``.
+
+    Only the service's words and numbers, never an id: printable ASCII as built, so a line
+    that fits is the answer as it is (``fitting`` would scan it for what only ids bring)."""
+    line = _judged(result)
+    if result.depletion is not None or result.restoration is not None:
+        line += _cost(result)
+    return line if len(line) <= MAX_SUMMARY else fitting(line)
 
 
 def submission_summary(
@@ -109,24 +129,35 @@ def _scores(resolved: Round) -> str:
 
 def round_summary(resolved: Round) -> str:
     """§4.3: the GM's yield against each player's and who lost what, then the scores;
-    past 200 characters, the losses summed by side."""
+    past 200 characters, the losses summed by side.
+
+    A hot path (every round's answer): the summed wording is made only when the full one
+    is too long, and the players' ids are the only text checked for printable ASCII (the
+    rest is the service's own words and numbers)."""
     pairings = []
+    ids_plain = True
+    for pairing in resolved.pairings:
+        player = pairing.player
+        if ids_plain and not (player.isascii() and player.isprintable()):
+            ids_plain = False
+        if pairing.loser == "none":
+            pairings.append(f"{player} {pairing.player_yield} (stalemate)")
+        else:
+            pairings.append(
+                f"{player} {pairing.player_yield} "
+                f"({_PAIRING_LOSER[pairing.loser]} {pairing.amount})"
+            )
+    head = f"Round {resolved.number}: GM yield {resolved.gm.yield_}"
+    scores = _scores(resolved)
+    line = f"{head}; {', '.join(pairings)}; {scores}"
+    if ids_plain and len(line) <= MAX_SUMMARY:
+        return line
     lost = {"players": 0, "opposition": 0}
     for pairing in resolved.pairings:
-        if pairing.loser == "none":
-            pairings.append(f"{pairing.player} {pairing.player_yield} (stalemate)")
-            continue
-        lost[pairing.loser] += pairing.amount
-        pairings.append(
-            f"{pairing.player} {pairing.player_yield} "
-            f"({_PAIRING_LOSER[pairing.loser]} {pairing.amount})"
-        )
-    head = f"Round {resolved.number}: GM yield {resolved.gm.yield_}"
+        if pairing.loser != "none":
+            lost[pairing.loser] += pairing.amount
     summed = f"players lose {lost['players']}, opposition loses {lost['opposition']}"
-    return fitting(
-        f"{head}; {', '.join(pairings)}; {_scores(resolved)}",
-        f"{head} against {len(resolved.pairings)} players: {summed}; {_scores(resolved)}",
-    )
+    return fitting(line, f"{head} against {len(resolved.pairings)} players: {summed}; {scores}")
 
 
 def _losses(outcome: OutcomeCheck) -> Iterable[str]:
