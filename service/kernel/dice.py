@@ -116,7 +116,7 @@ class TableFaces:
         return len(self._faces) - self.read
 
     def randint(self, a: int, b: int, /) -> int:
-        """The next face given (its range is checked by :meth:`FaceRefusals.face_out_of_range`)."""
+        """The next face given (its range is checked by :meth:`FaceRefusals.out_of_range`)."""
         face = self._faces[self.read]
         self.read += 1
         return face
@@ -182,13 +182,17 @@ class FaceRefusals:
             )
         return None
 
-    def face_out_of_range(
+    def face_out_of_range(self, pointer: str, detail: str) -> Concern:
+        """`face-out-of-range`: a face no die of the roll shows."""
+        return Concern(code=self.out_of_range_code, pointer=pointer, detail=detail)
+
+    def out_of_range(
         self, faces: Sequence[int], pointer: str, low: int, high: int, detail: Words
     ) -> list[Concern]:
         """`face-out-of-range` at ``pointer/<i>`` for each face outside ``low..high``,
         worded by ``detail(face)``."""
         return [
-            Concern(code=self.out_of_range_code, pointer=f"{pointer}/{i}", detail=detail(face))
+            self.face_out_of_range(f"{pointer}/{i}", detail(face))
             for i, face in enumerate(faces)
             if not low <= face <= high
         ]

@@ -141,7 +141,7 @@ def test_as_many_faces_as_dice_are_not_refused() -> None:
 
 
 def test_each_face_out_of_range_is_refused_at_its_index() -> None:
-    concerns = FaceRefusals("travelogue").face_out_of_range(
+    concerns = FaceRefusals("travelogue").out_of_range(
         (0, 3, 7, 6), "/faces/shooter", 1, 6, lambda face: f"not {face}"
     )
     assert concerns == [
@@ -151,4 +151,9 @@ def test_each_face_out_of_range_is_refused_at_its_index() -> None:
 
 
 def test_faces_in_range_are_not_refused() -> None:
-    assert FaceRefusals("x").face_out_of_range((1, 6), "/faces", 1, 6, str) == []
+    assert FaceRefusals("x").out_of_range((1, 6), "/faces", 1, 6, str) == []
+
+
+def test_one_face_out_of_range_is_refused_where_it_is() -> None:
+    concern = FaceRefusals("travelogue").face_out_of_range("/faces", "not 9")
+    assert concern == Concern(code="travelogue/face-out-of-range", pointer="/faces", detail="not 9")
