@@ -67,11 +67,12 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
         "The table's `faces` have fewer dice than the roll needs, or an exploding chain ends "
         "in a 6 (one more toss is due); the detail says how many more.",
     ),
-    "faces-surplus": (
+    "faces-extra": (
         422,
         "Too many faces",
         "The table's `faces` have more dice than the roll has; a Wild-Die-Only roll has one "
-        "toss of the Wild Die and nothing else (D14).",
+        "toss of the Wild Die and nothing else (D14). Until issue 38 this was "
+        "`faces-surplus`; every game now says `faces-extra`.",
     ),
     "wild-chain": (
         422,

@@ -195,3 +195,17 @@ def test_the_operations_are_published_with_their_decisions(client: TestClient) -
     assert all(f"D{n}" in die_codes["description"] for n in (1, 3, 8, 9))
     assert paths[TABLES]["get"]["operationId"] == "openD6Tables"
     assert paths[f"{TABLES}/{{name}}"]["get"]["operationId"] == "openD6Table"
+
+
+def test_too_many_faces_is_faces_extra_as_in_every_game(client: TestClient) -> None:
+    """Issue 38 (docs/opend6.md, "Changes"): the table's faces are refused with the kernel's
+    codes, so `faces-surplus` became `faces-extra`; its problem type went with it."""
+    assert "opend6/faces-extra" in PROBLEM_TYPES
+    assert "opend6/faces-surplus" not in PROBLEM_TYPES
+    body = client.get("/problems/opend6/faces-extra").json()
+    assert (body["type"], body["status"], body["title"]) == (
+        "/problems/opend6/faces-extra",
+        422,
+        "Too many faces",
+    )
+    assert_problem(client.get("/problems/opend6/faces-surplus"), 404, "not-found")

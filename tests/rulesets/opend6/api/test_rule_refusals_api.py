@@ -81,16 +81,16 @@ def test_special_difficulties_wild_die_only_refuses_more_than_one_toss(
     client: TestClient, faces: dict[str, Any], pointers: list[str]
 ) -> None:
     """ "Special Difficulties": regular faces or a longer Wild Die chain are 422
-    `faces-surplus`, pointing at them (D14)."""
+    `faces-extra`, pointing at them (D14)."""
     problem = assert_problem(
         client.post(
             "/v1/opend6/rolls",
             json={"base": SKILL, "faces": faces, "difficulty": {"kind": "wild_die_only"}},
         ),
         422,
-        "opend6/faces-surplus",
+        "opend6/faces-extra",
     )
-    assert errors(problem) == [("opend6/faces-surplus", pointer) for pointer in pointers]
+    assert errors(problem) == [("opend6/faces-extra", pointer) for pointer in pointers]
 
 
 def test_special_difficulties_wild_die_only_with_a_seed_is_one_toss(client: TestClient) -> None:
