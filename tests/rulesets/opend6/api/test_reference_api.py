@@ -209,3 +209,18 @@ def test_too_many_faces_is_faces_extra_as_in_every_game(client: TestClient) -> N
         "Too many faces",
     )
     assert_problem(client.get("/problems/opend6/faces-surplus"), 404, "not-found")
+
+
+def test_faces_with_a_seed_is_faces_and_seed_as_in_every_game(client: TestClient) -> None:
+    """Issue 38 (docs/opend6.md, "Changes"): faces and a seed together are refused with the
+    kernel's code, so `faces-with-seed` became `faces-and-seed`; its problem type went with
+    it."""
+    assert "opend6/faces-and-seed" in PROBLEM_TYPES
+    assert "opend6/faces-with-seed" not in PROBLEM_TYPES
+    body = client.get("/problems/opend6/faces-and-seed").json()
+    assert (body["type"], body["status"], body["title"]) == (
+        "/problems/opend6/faces-and-seed",
+        422,
+        "Faces and a seed",
+    )
+    assert_problem(client.get("/problems/opend6/faces-with-seed"), 404, "not-found")
