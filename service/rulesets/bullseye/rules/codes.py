@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from service.kernel import dice
+
 __all__ = ["STATE_CONFLICTS", "RuleCode"]
 
 
@@ -13,8 +15,11 @@ class RuleCode(StrEnum):
     QUICK10_WITH_DEPLETION = "quick10-with-depletion"
     QUICK10_WITH_ROLL = "quick10-with-roll"
     QUICK10_WITH_BULLSEYE = "quick10-with-bullseye"
-    ROLL_WITH_SEED = "roll-with-seed"
-    ILLEGAL_FACES = "illegal-faces"
+    # The table's faces, refused as in every game (the kernel's FaceRefusals, issue 38).
+    FACES_AND_SEED = dice.FACES_AND_SEED
+    FACES_MISSING = dice.FACES_MISSING
+    FACES_EXTRA = dice.FACES_EXTRA
+    FACE_OUT_OF_RANGE = dice.FACE_OUT_OF_RANGE
     CHARACTER_INCAPACITATED = "character-incapacitated"
     CHARACTER_RETIRED = "character-retired"
     CURRENT_ABOVE_MAXIMUM = "current-above-maximum"
