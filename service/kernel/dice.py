@@ -6,9 +6,9 @@ caller's ``seed`` (:func:`seeded`, :func:`with_seed`), a provably fair session's
 (``kernel.fairness.FairDice``), or the faces rolled at the table, given in rolling order
 (:class:`TableFaces`); :func:`dice_source` picks it for a request. How the table's faces
 are refused is here too, once for every game (:class:`FaceRefusals`): `faces-missing`,
-`faces-extra`, `faces-and-seed`, `face-out-of-range`, each under its ruleset's namespace;
-a ruleset keeps only its twist (OpenD6's exploding chains, Self/Conflict's die roles) and
-its words.
+`faces-extra`, `faces-and-seed`, `face-out-of-range`, and `faces-not-allowed` (faces sent
+to a session that rolls the server's dice), each under its ruleset's namespace; a ruleset
+keeps only its twist (OpenD6's exploding chains, Self/Conflict's die roles) and its words.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ __all__ = [
     "FACES_AND_SEED",
     "FACES_EXTRA",
     "FACES_MISSING",
+    "FACES_NOT_ALLOWED",
     "FACE_OUT_OF_RANGE",
     "FaceRefusals",
     "RandomSource",
@@ -40,6 +41,9 @@ FACES_MISSING = "faces-missing"
 FACES_EXTRA = "faces-extra"
 FACES_AND_SEED = "faces-and-seed"
 FACE_OUT_OF_RANGE = "face-out-of-range"
+# Faces sent to a session whose dice are the server's (Bullseye's, OpenD6's and
+# Travelogue's sessions).
+FACES_NOT_ALLOWED = "faces-not-allowed"
 
 
 @runtime_checkable
@@ -135,12 +139,18 @@ Words = Callable[[int], str]
 
 
 class FaceRefusals:
-    """How a ruleset's table faces are refused: the same four codes in every game, under
+    """How a ruleset's table faces are refused: the same codes in every game, under
     the ruleset's ``namespace`` (``opend6``: ``opend6/faces-missing``; an empty one gives
     bare codes, the way Bullseye's are), each at a JSON pointer, in the ruleset's own words.
     """
 
-    __slots__ = ("and_seed_code", "extra_code", "missing_code", "out_of_range_code")
+    __slots__ = (
+        "and_seed_code",
+        "extra_code",
+        "missing_code",
+        "not_allowed_code",
+        "out_of_range_code",
+    )
 
     def __init__(self, namespace: str) -> None:
         prefix = f"{namespace}/" if namespace else ""
@@ -148,10 +158,16 @@ class FaceRefusals:
         self.extra_code = prefix + FACES_EXTRA
         self.and_seed_code = prefix + FACES_AND_SEED
         self.out_of_range_code = prefix + FACE_OUT_OF_RANGE
+        self.not_allowed_code = prefix + FACES_NOT_ALLOWED
 
     def faces_and_seed(self, detail: str, pointer: str = "/seed") -> Concern:
         """`faces-and-seed`: the table's faces and a seed for the server's dice, both."""
         return Concern(code=self.and_seed_code, pointer=pointer, detail=detail)
+
+    def faces_not_allowed(self, pointer: str, detail: str) -> Concern:
+        """`faces-not-allowed`: faces sent to a session that rolls the server's dice (a
+        session whose `dice_source` is the server's)."""
+        return Concern(code=self.not_allowed_code, pointer=pointer, detail=detail)
 
     def faces_missing(self, pointer: str, detail: str) -> Concern:
         """`faces-missing`: the roll needs more faces than were given."""

@@ -12,6 +12,7 @@ from service.kernel.dice import (
     FACES_AND_SEED,
     FACES_EXTRA,
     FACES_MISSING,
+    FACES_NOT_ALLOWED,
     FaceRefusals,
     RecordingDice,
     TableFaces,
@@ -94,6 +95,20 @@ def test_codes_are_the_same_four_under_each_namespace() -> None:
     assert refusals.extra_code == f"opend6/{FACES_EXTRA}" == "opend6/faces-extra"
     assert refusals.and_seed_code == f"opend6/{FACES_AND_SEED}" == "opend6/faces-and-seed"
     assert refusals.out_of_range_code == f"opend6/{FACE_OUT_OF_RANGE}"
+
+
+def test_faces_not_allowed_is_one_code_under_each_namespace() -> None:
+    """Faces sent to a session on the server's dice: Bullseye's bare code, OpenD6's and
+    Travelogue's under their namespaces, each at its pointer in its words."""
+    assert FACES_NOT_ALLOWED == "faces-not-allowed"
+    assert FaceRefusals("").faces_not_allowed("/roll", "The server rolls.") == Concern(
+        code="faces-not-allowed", pointer="/roll", detail="The server rolls."
+    )
+    concern = FaceRefusals("travelogue").faces_not_allowed("/faces", "Send no faces.")
+    assert concern == Concern(
+        code="travelogue/faces-not-allowed", pointer="/faces", detail="Send no faces."
+    )
+    assert FaceRefusals("opend6").not_allowed_code == "opend6/faces-not-allowed"
 
 
 def test_a_ruleset_without_namespace_has_bare_codes() -> None:

@@ -34,7 +34,7 @@ class RuleCode(StrEnum):
     SEED_IGNORED = "seed-ignored"
     INVALID_PLAYER_ID = "invalid-player-id"
     NO_CONFLICT_SCORE = "no-conflict-score"
-    FACES_NOT_ALLOWED = "faces-not-allowed"
+    FACES_NOT_ALLOWED = dice.FACES_NOT_ALLOWED
     SEED_NOT_ALLOWED = "seed-not-allowed"
     NO_BULLSEYE_LEFT = "no-bullseye-left"
     UNKNOWN_PLAYER = "unknown-player"
