@@ -42,8 +42,7 @@ from service.http.shell.operations import (
     store_condition,
 )
 from service.http.shell.ratelimit import RateLimiter
-from service.kernel.dice import RandomSource
-from service.kernel.system_dice import SystemDice
+from service.kernel.dice import RandomSource, strong
 from service.logging import configure_logging
 from service.metrics import flush_requests
 from service.sessions.client import ReplicaWait, make_client
@@ -280,7 +279,7 @@ def create_app(
             _PUBLISHED[keys_required] = document
         app.state.openapi_json = Published.of(document)
 
-    server_rng: RandomSource = rng or SystemDice()
+    server_rng: RandomSource = rng or strong()
 
     def provide_rng() -> RandomSource:
         return server_rng

@@ -1,7 +1,7 @@
 """Domain errors: one small hierarchy with stable codes, mapped to problems once, in ``http/``.
 
 A code is a string each ruleset owns: Bullseye's are bare (``quick10-with-depletion``),
-every further ruleset's carry its id (``opend6/illegal-faces``), so codes never collide and
+every further ruleset's carry its id (``opend6/faces-missing``), so codes never collide and
 each is also the problem type ``/problems/{code}``.
 """
 

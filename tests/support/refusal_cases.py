@@ -42,6 +42,18 @@ STATELESS_CASES = (
         members=("warnings",),
     ),
     StatelessCase("a Quick 10 with depletion", "resolveCheck", _QUICK10),
+    StatelessCase(
+        "faces missing",
+        "resolveCheck",
+        {"target": 10, "dice": "3d6", "roll": {"faces": [4, 5]}},
+        members=("missing",),
+    ),
+    StatelessCase(
+        "faces extra",
+        "resolveCheck",
+        {"target": 10, "roll": {"faces": [4, 5]}},
+        members=("extra",),
+    ),
     StatelessCase("a batch with one", "resolveCheckBatch", {"checks": [_QUICK10]}),
     StatelessCase("its odds", "checkOdds", _QUICK10),
     StatelessCase("below 1D", "openD6Roll", _BELOW_1D),

@@ -108,9 +108,7 @@ class Ready(Value, frozen=True, kw_only=True):
     ]
 
 
-FastPath = Literal[
-    "json-routes", "routing-cache", "exception-handlers-once", "lean-redis-scripts"
-]
+FastPath = Literal["json-routes", "routing-cache", "exception-handlers-once", "lean-redis-scripts"]
 
 
 def fast_paths(settings: Settings) -> list[FastPath]:

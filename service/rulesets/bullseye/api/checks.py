@@ -17,6 +17,7 @@ from service.http.odds.gate import (
     ODDS_HEADERS,
     ODDS_RESPONSES,
     OddsGateDependency,
+    odds_responses,
     with_odds,
 )
 from service.http.receipts.signing import receipt_dice, receipts_of, with_receipt
@@ -28,6 +29,7 @@ from service.rulesets.bullseye.api.examples import (
     CHECK_EXAMPLES,
     CHECK_ODDS_EXAMPLES,
 )
+from service.rulesets.bullseye.api.problems import ResolveCheckProblem
 from service.rulesets.bullseye.rules.check_odds import (
     CheckOddsRequest,
     check_odds,
@@ -66,7 +68,10 @@ and who narrates (§5.1).
 * **Impairment** comes from `depletable` scores (§3.2.3; the greatest only, §7.6); an
   incapacitated or retired character cannot check (422).
 * **Dice** (§7.1): the server rolls (`seed` makes it reproducible) unless `roll.faces`
-  gives the faces rolled at the table. `quick10` takes 10 (§2.5; refused when the
+  gives the faces rolled at the table, one a die (422: too few `faces-missing`, with
+  `missing`, too many `faces-extra`, with `extra`, a face the die does not show
+  `face-out-of-range`, formerly all `illegal-faces`; with a `seed`, `faces-and-seed`,
+  formerly `roll-with-seed`). `quick10` takes 10 (§2.5; refused when the
   depletable quality is at issue); `bullseye` replaces the die result with 20 (§7.2).
 * **Depletion** (§2.4.2, §3.2.2): with a `depletion` block the loser suffers
   |spread| + winner's threat + loser's depletion modifier, if positive; a stalemate
@@ -137,10 +142,9 @@ class CheckController(Controller):
         dto=StrictJson[CheckRequest],
         return_dto=None,
         status_code=200,
-        responses=ODDS_RESPONSES,
-        middleware=[
-            FastJson
-        ],  # the hottest route: served in one step (service.http.shell.fast_json)
+        responses=odds_responses(ResolveCheckProblem),
+        # The hottest route: served in one step (service.http.shell.fast_json).
+        middleware=[FastJson],
     )
     async def resolve(
         self,

@@ -2,11 +2,36 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import UNSET, Meta, UnsetType
+
 from service.http.contract.problem_types import ProblemType, problem_type
+from service.http.odds.gate import OddsProblem
 from service.rulesets.bullseye.rules.codes import STATE_CONFLICTS, RuleCode
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 
-__all__ = ["BULLSEYE_PROBLEMS"]
+__all__ = ["BULLSEYE_PROBLEMS", "ResolveCheckProblem"]
+
+
+class ResolveCheckProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a check: `faces-missing` and `faces-extra` say by how many faces the
+    table's roll is off (§7.1), as in every game."""
+
+    missing: (
+        Annotated[
+            int, Meta(ge=1, description="`faces-missing`: how many more faces the dice kind needs.")
+        ]
+        | UnsetType
+    ) = UNSET
+    extra: (
+        Annotated[
+            int,
+            Meta(ge=1, description="`faces-extra`: how many faces more than the dice kind rolls."),
+        ]
+        | UnsetType
+    ) = UNSET
+
 
 _TEXTS: dict[RuleCode, tuple[str, str]] = {
     RuleCode.QUICK10_WITH_DEPLETION: (
@@ -22,15 +47,31 @@ _TEXTS: dict[RuleCode, tuple[str, str]] = {
         "Quick 10 with a bullseye",
         "§7.2: a bullseye replaces the result of a roll; a Quick 10 rolls nothing.",
     ),
-    RuleCode.ROLL_WITH_SEED: (
+    RuleCode.FACES_AND_SEED: (
         "Supplied faces with a seed",
         "A seed asks the server to roll reproducibly; supplied faces say the dice were "
-        "rolled at the table. Send one or the other.",
+        "rolled at the table. Send one or the other. Until issue 38 this was "
+        "`roll-with-seed`; every game now says `faces-and-seed`.",
     ),
-    RuleCode.ILLEGAL_FACES: (
-        "Faces not possible for the dice",
-        "§7.1: supplied faces must match the dice kind: one face 1–20 for d20, two 1–10 "
-        "for 2d10, three 1–6 for 3d6, four 1–6 for 4d6-4.",
+    RuleCode.FACES_MISSING: (
+        "Faces missing",
+        "§7.1: supplied faces are one a die: one for d20, two for 2d10, three for 3d6, four "
+        "for 4d6-4; fewer were given. On a check (`resolveCheck`) the extension member "
+        "`missing` says how many more. Until issue 38 this was "
+        "`illegal-faces`; every game now says `faces-missing`.",
+    ),
+    RuleCode.FACES_EXTRA: (
+        "Too many faces",
+        "§7.1: supplied faces are one a die: one for d20, two for 2d10, three for 3d6, four "
+        "for 4d6-4; more were given. On a check (`resolveCheck`) the extension member "
+        "`extra` says how many too many. Until issue 38 this was "
+        "`illegal-faces`; every game now says `faces-extra`.",
+    ),
+    RuleCode.FACE_OUT_OF_RANGE: (
+        "Face not possible for the dice",
+        "§7.1: each supplied face is one the dice kind's die shows: 1–20 for d20, 1–10 for "
+        "2d10, 1–6 for 3d6 and 4d6-4. Until issue 38 this was `illegal-faces`; every game "
+        "now says `face-out-of-range`.",
     ),
     RuleCode.CHARACTER_INCAPACITATED: (
         "Character incapacitated",

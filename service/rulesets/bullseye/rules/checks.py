@@ -25,7 +25,13 @@ from service.rulesets.bullseye.rules.conditions import (
     score_concerns,
 )
 from service.rulesets.bullseye.rules.depletion import DepletionSide, Loser, settle
-from service.rulesets.bullseye.rules.dice import DICE, DiceKind, roll, supplied_roll_concerns
+from service.rulesets.bullseye.rules.dice import (
+    DICE,
+    DiceKind,
+    count_members,
+    roll,
+    supplied_roll_concerns,
+)
 from service.rulesets.bullseye.rules.limits import (
     MAX_CHECK_QUALITIES,
     MAX_DEPLETABLES,
@@ -542,6 +548,11 @@ def spend_bullseye(effort: Effort) -> Effort:
     )
 
 
+def _count_members(kind: DiceKind, roll: SuppliedRoll | None) -> dict[str, int]:
+    """`missing` or `extra`, the problem's member for faces of the wrong count."""
+    return {} if roll is None else count_members(kind, roll.faces)
+
+
 def resolve_check(
     request: CheckRequest,
     rng: RandomSource,
@@ -556,7 +567,7 @@ def resolve_check(
         RulesError: the rules refuse the check; every reason is listed.
     """
     if refusals := check_refusals(request, request.roll, request.seed):
-        raise RulesError.from_concerns(refusals)
+        raise RulesError.from_concerns(refusals, _count_members(request.dice, request.roll))
     lines, warnings = modifier_lines(
         request.qualities,
         request.situational,

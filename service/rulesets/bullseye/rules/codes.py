@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from service.kernel import dice
+
 __all__ = ["STATE_CONFLICTS", "RuleCode"]
 
 
@@ -13,8 +15,11 @@ class RuleCode(StrEnum):
     QUICK10_WITH_DEPLETION = "quick10-with-depletion"
     QUICK10_WITH_ROLL = "quick10-with-roll"
     QUICK10_WITH_BULLSEYE = "quick10-with-bullseye"
-    ROLL_WITH_SEED = "roll-with-seed"
-    ILLEGAL_FACES = "illegal-faces"
+    # The table's faces, refused as in every game (the kernel's FaceRefusals, issue 38).
+    FACES_AND_SEED = dice.FACES_AND_SEED
+    FACES_MISSING = dice.FACES_MISSING
+    FACES_EXTRA = dice.FACES_EXTRA
+    FACE_OUT_OF_RANGE = dice.FACE_OUT_OF_RANGE
     CHARACTER_INCAPACITATED = "character-incapacitated"
     CHARACTER_RETIRED = "character-retired"
     CURRENT_ABOVE_MAXIMUM = "current-above-maximum"
@@ -29,7 +34,7 @@ class RuleCode(StrEnum):
     SEED_IGNORED = "seed-ignored"
     INVALID_PLAYER_ID = "invalid-player-id"
     NO_CONFLICT_SCORE = "no-conflict-score"
-    FACES_NOT_ALLOWED = "faces-not-allowed"
+    FACES_NOT_ALLOWED = dice.FACES_NOT_ALLOWED
     SEED_NOT_ALLOWED = "seed-not-allowed"
     NO_BULLSEYE_LEFT = "no-bullseye-left"
     UNKNOWN_PLAYER = "unknown-player"

@@ -6,13 +6,27 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from service.kernel.errors import Concern
-from service.rulesets.bullseye.rules.codes import RuleCode
+from service.kernel.dice import FaceRefusals
 
 if TYPE_CHECKING:
     from service.kernel.dice import RandomSource
+    from service.kernel.errors import Concern
 
-__all__ = ["DICE", "DiceKind", "DiceSpec", "face_concerns", "roll", "supplied_roll_concerns"]
+__all__ = [
+    "DICE",
+    "FACES",
+    "DiceKind",
+    "DiceSpec",
+    "count_members",
+    "face_concerns",
+    "roll",
+    "supplied_roll_concerns",
+]
+
+# How Bullseye refuses the table's faces: the kernel's refusals, the same in every game,
+# with Bullseye's bare codes (no namespace): `faces-missing`, `faces-extra`,
+# `faces-and-seed`, `face-out-of-range` (issue 38).
+FACES = FaceRefusals("")
 
 
 class DiceKind(StrEnum):
@@ -64,33 +78,49 @@ def roll(kind: DiceKind, rng: RandomSource) -> tuple[int, ...]:
 
 
 def face_concerns(kind: DiceKind, faces: tuple[int, ...], pointer: str) -> list[Concern]:
-    """Why client-supplied ``faces`` could not have come from ``kind``, if they could not."""
+    """Why client-supplied ``faces`` could not have come from ``kind``, if they could not:
+    the kernel's `faces-missing` or `faces-extra` at the list, else `face-out-of-range` at
+    each face the die does not show (§7.1)."""
     spec = DICE[kind]
-    if len(faces) != spec.count:
-        return [
-            Concern(
-                code=RuleCode.ILLEGAL_FACES,
-                pointer=pointer,
-                detail=f"{kind} rolls {spec.count} {'die' if spec.count == 1 else 'dice'}, "
-                f"so it shows {spec.count} face{'' if spec.count == 1 else 's'}, not {len(faces)}.",
-            )
-        ]
-    return [
-        Concern(
-            code=RuleCode.ILLEGAL_FACES,
-            pointer=f"{pointer}/{index}",
-            detail=f"A d{spec.sides} shows 1 to {spec.sides}; {face} is not a face of it.",
+    given = len(faces)
+    if given != spec.count:
+        detail = (
+            f"{kind} rolls {spec.count} {'die' if spec.count == 1 else 'dice'}, "
+            f"so it shows {spec.count} face{'' if spec.count == 1 else 's'}, not {given}."
         )
-        for index, face in enumerate(faces)
-        if not 1 <= face <= spec.sides
-    ]
+        wrong = FACES.count(
+            given, spec.count, pointer, missing=lambda _: detail, extra=lambda _: detail
+        )
+        return [] if wrong is None else [wrong]
+    sides = spec.sides
+    return FACES.out_of_range(
+        faces,
+        pointer,
+        1,
+        sides,
+        lambda face: f"A d{sides} shows 1 to {sides}; {face} is not a face of it.",
+    )
+
+
+def count_members(kind: DiceKind, faces: tuple[int, ...]) -> dict[str, int]:
+    """The problem's extension member for faces of the wrong count, as in every game:
+    `missing` (how many more) or `extra` (how many too many); none when the count is
+    right."""
+    wanted = DICE[kind].count
+    given = len(faces)
+    if given < wanted:
+        return {"missing": wanted - given}
+    if given > wanted:
+        return {"extra": given - wanted}
+    return {}
 
 
 def supplied_roll_concerns(
     kind: DiceKind, faces: tuple[int, ...], seed: int | None, prefix: str
 ) -> list[Concern]:
     """Faces rolled at the table: they must fit the dice (§7.1), and a seed (which asks the
-    server to roll) cannot come with them. ``prefix``: where the check sits in the body."""
+    server to roll) cannot come with them (`faces-and-seed`). ``prefix``: where the check
+    sits in the body."""
     if seed is None:
         spec = DICE[kind]
         if len(faces) == spec.count:
@@ -103,10 +133,9 @@ def supplied_roll_concerns(
     concerns = []
     if seed is not None:
         concerns.append(
-            Concern(
-                code=RuleCode.ROLL_WITH_SEED,
-                pointer=f"{prefix}/seed",
-                detail="A seed makes the server roll; it cannot be combined with supplied faces.",
+            FACES.faces_and_seed(
+                "A seed makes the server roll; it cannot be combined with supplied faces.",
+                f"{prefix}/seed",
             )
         )
     return concerns + face_concerns(kind, faces, f"{prefix}/roll/faces")

@@ -67,11 +67,12 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
         "The table's `faces` have fewer dice than the roll needs, or an exploding chain ends "
         "in a 6 (one more toss is due); the detail says how many more.",
     ),
-    "faces-surplus": (
+    "faces-extra": (
         422,
         "Too many faces",
         "The table's `faces` have more dice than the roll has; a Wild-Die-Only roll has one "
-        "toss of the Wild Die and nothing else (D14).",
+        "toss of the Wild Die and nothing else (D14). Until issue 38 this was "
+        "`faces-surplus`; every game now says `faces-extra`.",
     ),
     "wild-chain": (
         422,
@@ -79,10 +80,11 @@ _PROBLEMS: dict[str, tuple[int, str, str]] = {
         '"Wild Die", "Character Points": an exploding die\'s chain is 6s and then one face that '
         "is not a 6; a face inside the chain that is not a 6 cannot be followed by more.",
     ),
-    "faces-with-seed": (
+    "faces-and-seed": (
         422,
         "Faces and a seed",
-        "Give the faces rolled at the table or a seed for the server's dice, not both.",
+        "Give the faces rolled at the table or a seed for the server's dice, not both. Until "
+        "issue 38 this was `faces-with-seed`; every game now says `faces-and-seed`.",
     ),
     "cp-limit": (
         422,

@@ -68,15 +68,16 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   it: 422 `cp-limit`) and `available`; with a Fate Point only under the GM's `cp_with_fp`
   (else 422 `cp-with-fp`).
 * **Dice source**: `faces` from the table (too few: 422 `faces-missing`, saying how many
-  more; too many: `faces-surplus`; a non-6 inside a chain: `wild-chain`), or `seed`, or
-  neither (a strong RNG). To spend Character Points after seeing a roll, send it again
-  with the answer's `faces` and `character_points.after`: the server rolls only the new
-  dice.
+  more; too many: `faces-extra`, formerly `faces-surplus`; a non-6 inside a chain:
+  `wild-chain`), or `seed`, or neither (a strong RNG); `faces` and `seed` both: 422
+  `faces-and-seed`, formerly `faces-with-seed`. To spend Character Points after seeing a
+  roll, send it again with the answer's `faces` and `character_points.after`: the server
+  rolls only the new dice.
 * **Outcome**: against a `difficulty` (`standard` level — a level alone is its range's
   top, D8 — `number`, `derived` 2 × dice + pips of the target's code, D9, or
   `wild_die_only`, one toss, never tossed again: 6 critical success, 1 success with a
   complication, D14; its `faces` are that toss alone, `wild: [<face>]`, anything more 422
-  `faces-surplus`),
+  `faces-extra`),
   raised by the unskilled modifier, "Rushing" and generic `modifiers` (D17). Success when
   the total meets it (D2; a resisting roll, `roller_is_initiator: false`, must beat it).
   `result_points` = total − difficulty; `related_skill_modifier` ±max(1, ⌈|rp|/2⌉) for a

@@ -3,13 +3,16 @@ from the table (``faces``) or rolled by the server ("Wild Die", "Character Point
 
 from __future__ import annotations
 
-from service.kernel.dice import RandomSource
+from service.kernel.dice import FaceRefusals, RandomSource
 from service.kernel.errors import Concern, RulesError
 from service.rulesets.opend6.rules.spec import MAX_CHAIN, Faces
 
-__all__ = ["chain_concerns", "roll_chain", "rolled_faces", "wild_die_only_faces"]
+__all__ = ["FACES", "chain_concerns", "roll_chain", "rolled_faces", "wild_die_only_faces"]
 
 EXPLODES = 6
+# How OpenD6 refuses the table's faces: the kernel's refusals under its namespace. The
+# twist, an exploding chain's `wild-chain`, is OpenD6's own (chain_concerns).
+FACES = FaceRefusals("opend6")
 
 
 def roll_chain(rng: RandomSource) -> tuple[int, ...]:
@@ -35,33 +38,26 @@ def chain_concerns(chain: tuple[int, ...], pointer: str) -> list[Concern]:
             )
     if chain[-1] == EXPLODES and len(chain) < MAX_CHAIN:
         concerns.append(
-            Concern(
-                code="opend6/faces-missing",
-                pointer=pointer,
-                detail="The chain ends in a 6: one more toss is missing.",
-            )
+            FACES.faces_missing(pointer, "The chain ends in a 6: one more toss is missing.")
         )
     return concerns
 
 
 def _count_concerns(name: str, given: int, wanted: int, pointer: str) -> list[Concern]:
-    if given < wanted:
-        return [
-            Concern(
-                code="opend6/faces-missing",
-                pointer=pointer,
-                detail=f"{wanted - given} more {name} needed ({wanted} in all).",
-            )
-        ]
-    if given > wanted:
-        return [
-            Concern(
-                code="opend6/faces-surplus",
-                pointer=pointer,
-                detail=f"{given - wanted} {name} too many (the roll has {wanted}).",
-            )
-        ]
-    return []
+    """`faces-missing` or `faces-extra` for ``given`` dice named ``name`` of ``wanted``."""
+    return _listed(
+        FACES.count(
+            given,
+            wanted,
+            pointer,
+            missing=lambda more: f"{more} more {name} needed ({wanted} in all).",
+            extra=lambda over: f"{over} {name} too many (the roll has {wanted}).",
+        )
+    )
+
+
+def _listed(concern: Concern | None) -> list[Concern]:
+    return [] if concern is None else [concern]
 
 
 def rolled_faces(
@@ -76,7 +72,7 @@ def rolled_faces(
     by the server (the stateless "after": resend the answer's faces).
 
     Raises:
-        RulesError: `faces-missing`, `faces-surplus`, `wild-chain`, with pointers.
+        RulesError: `faces-missing`, `faces-extra`, `wild-chain`, with pointers.
     """
     if supplied is None:
         return Faces(
@@ -87,13 +83,7 @@ def rolled_faces(
         )
     concerns = _count_concerns("regular dice", len(supplied.regular), regular, "/faces/regular")
     if supplied.wild is None:
-        concerns.append(
-            Concern(
-                code="opend6/faces-missing",
-                pointer="/faces/wild",
-                detail="The Wild Die's chain is missing.",
-            )
-        )
+        concerns.append(FACES.faces_missing("/faces/wild", "The Wild Die's chain is missing."))
     else:
         concerns.extend(chain_concerns(supplied.wild, "/faces/wild"))
     concerns.extend(
@@ -135,42 +125,33 @@ def wild_die_only_faces(supplied: Faces | None, rng: RandomSource) -> Faces:
     again, a 6 included; nothing else is rolled (D14). The table gives that one toss.
 
     Raises:
-        RulesError: `faces-missing` (no toss), `faces-surplus` (any other face), with
+        RulesError: `faces-missing` (no toss), `faces-extra` (any other face), with
             pointers.
     """
     if supplied is None:
         return Faces(wild=(rng.randint(1, 6),))
     why = "A Wild-Die-Only roll is one toss of the Wild Die, never tossed again (D14)"
-    concerns = []
-    if supplied.wild is None:
-        concerns.append(
-            Concern(
-                code="opend6/faces-missing",
-                pointer="/faces/wild",
-                detail=f"{why}: give that toss, `wild: [<face>]`.",
-            )
-        )
-    elif len(supplied.wild) > 1:
-        concerns.append(
-            Concern(
-                code="opend6/faces-surplus",
-                pointer="/faces/wild",
-                detail=f"{why}: {len(supplied.wild) - 1} toss(es) too many.",
-            )
-        )
+    wild = FACES.count(
+        len(supplied.wild or ()),
+        1,
+        "/faces/wild",
+        missing=lambda _: f"{why}: give that toss, `wild: [<face>]`.",
+        extra=lambda over: f"{why}: {over} toss(es) too many.",
+    )
+    concerns = _listed(wild)
     for name, given in (
         ("regular", len(supplied.regular)),
         ("character_points", len(supplied.character_points)),
         ("character_points_after", len(supplied.character_points_after or ())),
     ):
-        if given:
-            concerns.append(
-                Concern(
-                    code="opend6/faces-surplus",
-                    pointer=f"/faces/{name}",
-                    detail=f"{why}: no other die is rolled, {given} too many.",
-                )
-            )
+        other = FACES.count(
+            given,
+            0,  # no other die is rolled, so none is ever missing
+            f"/faces/{name}",
+            missing=str,
+            extra=lambda over: f"{why}: no other die is rolled, {over} too many.",
+        )
+        concerns += _listed(other)
     if concerns:
         raise RulesError.from_concerns(concerns)
     return Faces(wild=supplied.wild)

@@ -12,7 +12,7 @@ import msgspec
 from service.kernel.dice import RandomSource, with_seed
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value, as_view
-from service.rulesets.opend6.rules.dice import rolled_faces, wild_die_only_faces
+from service.rulesets.opend6.rules.dice import FACES, rolled_faces, wild_die_only_faces
 from service.rulesets.opend6.rules.difficulty import ResolvedDifficulty, resolve_difficulty
 from service.rulesets.opend6.rules.rolled_code import BaseCode, CodeStep, RolledCode, rolled_code
 from service.rulesets.opend6.rules.spec import (
@@ -217,9 +217,7 @@ def points_concerns(request: RollShape) -> list[Concern]:
             )
         )
     if isinstance(request, RollRequest) and request.faces is not None and request.seed is not None:
-        concerns.append(
-            _refuse("faces-with-seed", "/seed", "Give the table's faces or a seed, not both.")
-        )
+        concerns.append(FACES.faces_and_seed("Give the table's faces or a seed, not both."))
     return concerns
 
 

@@ -18,7 +18,7 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Label, Seed
-from service.kernel.dice import RandomSource, with_seed
+from service.kernel.dice import FaceRefusals, RandomSource, dice_source
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.summary import Summary
@@ -328,6 +328,9 @@ def critical_of(ones: int) -> bool:
     return ones >= CRITICAL_ONES
 
 
+_FACES = FaceRefusals("quick-shot")
+
+
 def _concern(code: str, pointer: str, detail: str) -> Concern:
     return Concern(code=f"quick-shot/{code}", pointer=pointer, detail=detail)
 
@@ -351,9 +354,7 @@ def _refusals(request: QuickShotGambleRequest) -> tuple[list[Concern], dict[str,
     concerns = shape_refusals(request)
     extensions: dict[str, object] = {}
     if request.faces is not None and request.seed is not None:
-        concerns.append(
-            _concern("faces-and-seed", "/seed", "Give the table's faces or a seed, not both.")
-        )
+        concerns.append(_FACES.faces_and_seed("Give the table's faces or a seed, not both."))
     if request.decline and (request.faces is not None or request.seed is not None):
         concerns.append(
             _concern(
@@ -363,26 +364,18 @@ def _refusals(request: QuickShotGambleRequest) -> tuple[list[Concern], dict[str,
             )
         )
     needed = dice_count(request.wp_bet)
-    if request.faces is not None and needed is not None and len(request.faces) != needed:
+    if request.faces is not None and needed is not None:
         given = len(request.faces)
-        if given < needed:
-            concerns.append(
-                _concern(
-                    "faces-missing",
-                    "/faces",
-                    f"A {request.wp_bet} WP bet rolls {needed} dice; {given} face(s) given.",
-                )
-            )
-            extensions.setdefault("missing", needed - given)
-        else:
-            concerns.append(
-                _concern(
-                    "faces-extra",
-                    "/faces",
-                    f"A {request.wp_bet} WP bet rolls {needed} dice; {given} face(s) given.",
-                )
-            )
-            extensions.setdefault("extra", given - needed)
+        detail = f"A {request.wp_bet} WP bet rolls {needed} dice; {given} face(s) given."
+        wrong = _FACES.count(
+            given, needed, "/faces", missing=lambda _: detail, extra=lambda _: detail
+        )
+        if wrong is not None:
+            concerns.append(wrong)
+            if given < needed:
+                extensions.setdefault("missing", needed - given)
+            else:
+                extensions.setdefault("extra", given - needed)
     willpower = request.willpower
     if willpower is not None:
         if willpower.source is WpSource.DRIVE and willpower.drive is None:
@@ -417,9 +410,7 @@ def _consequence(
 
 
 def _roll(request: QuickShotGambleRequest, rng: RandomSource, count: int) -> tuple[int, ...]:
-    if request.faces is not None:
-        return request.faces
-    source = with_seed(rng, request.seed)
+    source = dice_source(rng, request.faces, request.seed)
     return tuple(source.randint(1, SIDES) for _ in range(count))
 
 

@@ -9,7 +9,6 @@ worth its face (D6) — and read the total: 0–5 failure, 6–11 marginal, 12 t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from enum import StrEnum
 from typing import Annotated
 
@@ -17,7 +16,7 @@ import msgspec
 from msgspec import Meta
 
 from service.kernel.bounds import Seed
-from service.kernel.dice import RandomSource, with_seed
+from service.kernel.dice import FaceRefusals, RandomSource, TableFaces, dice_source
 from service.kernel.errors import Concern, RulesError
 from service.kernel.receipts import Receipt, ReceiptWanted
 from service.kernel.summary import Summary
@@ -407,19 +406,25 @@ def shape_warnings(shape: TalentCheckShape) -> tuple[SelfConflictCheckWarning, .
     return tuple(warnings)
 
 
-def _faces_problem(code: str, detail: str, **extensions: object) -> RulesError:
-    concern = Concern(code=f"self-conflict/{code}", pointer="/faces", detail=detail)
-    return RulesError(concern.code, detail, (concern,), extensions)
+_FACES = FaceRefusals("self-conflict")
 
 
-def _missing(given: int, roles: list[SelfConflictDieRole], known: bool) -> RulesError:
+def _missing_detail(given: int, roles: list[SelfConflictDieRole], known: bool) -> str:
     names = ", ".join(role.value for role in roles)
     more = "" if known else "; re-rolls may follow once both main dice are known"
-    return _faces_problem(
-        "faces-missing",
-        f"{len(roles)} more face(s) needed ({names}) after the {given} given{more} (D7).",
-        missing=len(roles),
-        roles=[role.value for role in roles],
+    return f"{len(roles)} more face(s) needed ({names}) after the {given} given{more} (D7)."
+
+
+def _refused(concern: Concern, roles: list[SelfConflictDieRole]) -> RulesError:
+    """The table's faces refused; `faces-missing` with Self/Conflict's twist: the role of
+    each face still needed (``roles``), in rolling order."""
+    if concern.code != _FACES.missing_code:
+        return RulesError.from_concerns([concern])
+    return RulesError(
+        concern.code,
+        concern.detail,
+        (concern,),
+        {"missing": len(roles), "roles": [role.value for role in roles]},
     )
 
 
@@ -438,12 +443,7 @@ def resolve_check(
     concerns = refusals(request)
     if request.faces is not None and request.seed is not None:
         concerns.insert(
-            0,
-            Concern(
-                code="self-conflict/faces-and-seed",
-                pointer="/seed",
-                detail="Give the table's faces or a seed, not both (D7).",
-            ),
+            0, _FACES.faces_and_seed("Give the table's faces or a seed, not both (D7).")
         )
     if concerns:
         raise RulesError.from_concerns(concerns)
@@ -453,16 +453,13 @@ def resolve_check(
     k = karma.modifier if karma is not None else 0
     m = request.conflict_modifier
 
-    supplied = request.faces
-    draw: Iterator[int] | None = None
-    if supplied is None:
-        source = with_seed(rng, request.seed)
-        draw = (source.randint(1, 6) for _ in range(4))  # drawn in rolling order
-        self_face, conflict_face = next(draw), next(draw)
-    elif len(supplied) < 2:
-        raise _missing(len(supplied), [SelfConflictDieRole.CONFLICT], known=False)
-    else:
-        self_face, conflict_face = supplied[0], supplied[1]
+    source = dice_source(rng, request.faces, request.seed)  # read in rolling order
+    table = source if isinstance(source, TableFaces) else None
+    if table is not None and table.left < 2:
+        conflict = [SelfConflictDieRole.CONFLICT]
+        missing = _missing_detail(table.left, conflict, known=False)
+        raise _refused(_FACES.faces_missing("/faces", missing), conflict)
+    self_face, conflict_face = source.randint(1, 6), source.randint(1, 6)
 
     critical = _critical(self_face, conflict_face)
     self_cmp, conflict_cmp = compare(self_face + k, level), compare(conflict_face + m, level)
@@ -478,20 +475,21 @@ def resolve_check(
             if comparison is SelfConflictComparison.EQUAL
         ]
     )
-    if draw is not None:
-        rerolls = [next(draw) for _ in needed]
-    else:
-        assert supplied is not None
-        rerolls = list(supplied[2:])
-        if len(rerolls) < len(needed):
-            raise _missing(len(supplied), needed[len(rerolls) :], known=True)
-        if len(rerolls) > len(needed):
-            why = "a critical ends the roll" if critical else "one re-roll per equal main die"
-            raise _faces_problem(
-                "faces-extra",
-                f"{len(rerolls) - len(needed)} face(s) too many: this check uses "
-                f"{2 + len(needed)} ({why}; D2, D7).",
-            )
+    if table is not None:
+        given, left = table.read + table.left, table.left
+        why = "a critical ends the roll" if critical else "one re-roll per equal main die"
+        wrong = _FACES.count(
+            left,
+            len(needed),
+            "/faces",
+            missing=lambda n: _missing_detail(given, needed[-n:], known=True),
+            extra=lambda n: (
+                f"{n} face(s) too many: this check uses {2 + len(needed)} ({why}; D2, D7)."
+            ),
+        )
+        if wrong is not None:
+            raise _refused(wrong, needed[left:])
+    rerolls = [source.randint(1, 6) for _ in needed]
 
     spare = iter(rerolls)
     self_reroll = next(spare) if self_cmp is SelfConflictComparison.EQUAL and not critical else None

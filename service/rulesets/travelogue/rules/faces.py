@@ -11,10 +11,11 @@ from typing import Annotated
 
 from msgspec import Meta
 
+from service.kernel.dice import FaceRefusals
 from service.kernel.errors import Concern, RulesError
 from service.kernel.values import Value
 
-__all__ = ["Face", "PoolFaces", "check_die", "check_pools"]
+__all__ = ["FACES", "Face", "PoolFaces", "check_die", "check_pools"]
 
 # Bounded for the schema only; a face outside 1…6 is the rules' `face-out-of-range`.
 Face = Annotated[int, Meta(ge=-1000, le=1000, description="A d6 face, 1…6.")]
@@ -28,36 +29,43 @@ class PoolFaces(Value, frozen=True, kw_only=True, forbid_unknown_fields=True):
     angel: _Faces = ()
 
 
-def _out_of_range(faces: tuple[int, ...], pointer: str) -> list[Concern]:
-    return [
-        Concern(
-            code="travelogue/face-out-of-range",
-            pointer=f"{pointer}/{i}",
-            detail=f"A die shows 1 to 6, not {face}.",
-        )
-        for i, face in enumerate(faces)
-        if not 1 <= face <= 6
-    ]
+# How Travelogue refuses the table's faces: the kernel's four refusals, under its namespace.
+FACES = FaceRefusals("travelogue")
+
+
+def _range_detail(face: int) -> str:
+    return f"A die shows 1 to 6, not {face}."
 
 
 def check_die(face: int | None, pointer: str) -> int:
     """The attention die from the table: one face, 1…6."""
     if face is None:
-        raise RulesError(
-            "travelogue/faces-missing",
-            "This roll needs the table's die: one face, 1 to 6.",
-            (
-                Concern(
-                    code="travelogue/faces-missing", pointer=pointer, detail="The die is missing."
-                ),
-            ),
-            {"missing": 1},
-        )
+        missing = FACES.faces_missing(pointer, "The die is missing.")
+        detail = "This roll needs the table's die: one face, 1 to 6."
+        raise RulesError(missing.code, detail, (missing,), {"missing": 1})
     if not 1 <= face <= 6:
-        detail = f"A die shows 1 to 6, not {face}."
-        concern = Concern(code="travelogue/face-out-of-range", pointer=pointer, detail=detail)
-        raise RulesError("travelogue/face-out-of-range", detail, (concern,))
+        raise RulesError.from_concerns([FACES.face_out_of_range(pointer, _range_detail(face))])
     return face
+
+
+def _pool_count(pool: str, given: int, needed: int, pointer: str) -> Concern | None:
+    """One pool's faces counted: `faces-missing` at the pool, `faces-extra` at its first
+    face too many."""
+
+    def missing(more: int) -> str:
+        return f"{more} more {pool} {'die is' if more == 1 else 'dice are'} needed."
+
+    def extra(_: int) -> str:
+        return f"The {pool} pool rolls {needed} {'die' if needed == 1 else 'dice'}, not {given}."
+
+    return FACES.count(
+        given,
+        needed,
+        f"{pointer}/{pool}",
+        missing=missing,
+        extra=extra,
+        extra_pointer=f"{pointer}/{pool}/{needed}",
+    )
 
 
 def check_pools(
@@ -67,43 +75,30 @@ def check_pools(
     that many each (else `faces-missing` with ``missing: {shooter, angel}``, or
     `faces-extra`), every one 1…6 (else `face-out-of-range` at each bad face)."""
     given = faces or PoolFaces()
-    missing = {
-        "shooter": max(0, shooter_dice - len(given.shooter)),
-        "angel": max(0, angel_dice - len(given.angel)),
-    }
-    if any(missing.values()):
-        concerns = tuple(
-            Concern(
-                code="travelogue/faces-missing",
-                pointer=f"{pointer}/{pool}",
-                detail=f"{count} more {pool} {'die is' if count == 1 else 'dice are'} needed.",
-            )
-            for pool, count in missing.items()
-            if count
-        )
-        detail = (
-            f"The table's dice are needed: {shooter_dice} Shooter and {angel_dice} Angel "
-            f"(missing {missing['shooter']} and {missing['angel']})."
-        )
-        raise RulesError("travelogue/faces-missing", detail, concerns, {"missing": missing})
-    extra = [
-        Concern(
-            code="travelogue/faces-extra",
-            pointer=f"{pointer}/{pool}/{needed}",
-            detail=f"The {pool} pool rolls {needed} {'die' if needed == 1 else 'dice'}, "
-            f"not {len(sent)}.",
-        )
+    counted = [
+        _pool_count(pool, len(sent), needed, pointer)
         for pool, sent, needed in (
             ("shooter", given.shooter, shooter_dice),
             ("angel", given.angel, angel_dice),
         )
-        if len(sent) > needed
     ]
-    if extra:
-        raise RulesError.from_concerns(extra)
-    bad = _out_of_range(given.shooter, f"{pointer}/shooter") + _out_of_range(
-        given.angel, f"{pointer}/angel"
-    )
+    wrong = [concern for concern in counted if concern is not None]
+    short = tuple(concern for concern in wrong if concern.code == FACES.missing_code)
+    if short:
+        missing = {
+            "shooter": max(0, shooter_dice - len(given.shooter)),
+            "angel": max(0, angel_dice - len(given.angel)),
+        }
+        detail = (
+            f"The table's dice are needed: {shooter_dice} Shooter and {angel_dice} Angel "
+            f"(missing {missing['shooter']} and {missing['angel']})."
+        )
+        raise RulesError(FACES.missing_code, detail, short, {"missing": missing})
+    if wrong:
+        raise RulesError.from_concerns(wrong)
+    bad = FACES.out_of_range(
+        given.shooter, f"{pointer}/shooter", 1, 6, _range_detail
+    ) + FACES.out_of_range(given.angel, f"{pointer}/angel", 1, 6, _range_detail)
     if bad:
         raise RulesError.from_concerns(bad)
     return given

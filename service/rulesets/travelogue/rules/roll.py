@@ -12,11 +12,11 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from service.kernel.dice import RandomSource, with_seed
-from service.kernel.errors import Concern, RulesError
+from service.kernel.dice import RandomSource, dice_source
+from service.kernel.errors import RulesError
 from service.kernel.receipts import ReceiptWanted
 from service.kernel.values import Value
-from service.rulesets.travelogue.rules.faces import PoolFaces, check_pools
+from service.rulesets.travelogue.rules.faces import FACES, PoolFaces, check_pools
 from service.rulesets.travelogue.rules.pools import Pools, resolve_pools
 from service.rulesets.travelogue.rules.stats import Stats, Track
 
@@ -88,15 +88,16 @@ def roll_pools(request: PoolsRollRequest, rng: RandomSource) -> Pools:
     """
     shooter, angel = request.shooter, request.angel
     if request.faces is not None and request.seed is not None:
-        detail = "Send the table's faces or a seed for the server's dice, not both."
-        raise RulesError(
-            "travelogue/faces-and-seed",
-            detail,
-            (Concern(code="travelogue/faces-and-seed", pointer="/seed", detail=detail),),
+        raise RulesError.from_concerns(
+            [
+                FACES.faces_and_seed(
+                    "Send the table's faces or a seed for the server's dice, not both."
+                )
+            ]
         )
+    table = None
     if request.faces is not None:
-        faces = check_pools(request.faces, shooter.ammo, angel.ammo, "/faces")
-    else:
-        source = with_seed(rng, request.seed)
-        faces = draw_pools(source, shooter.ammo, angel.ammo)
+        given = check_pools(request.faces, shooter.ammo, angel.ammo, "/faces")
+        table = given.shooter + given.angel  # in rolling order: the Shooter's first
+    faces = draw_pools(dice_source(rng, table, request.seed), shooter.ammo, angel.ammo)
     return resolve_pools(shooter, angel, request.stats, faces.shooter, faces.angel)

@@ -162,13 +162,84 @@ def test_quick10_with_depletion_is_422(client: TestClient) -> None:
     ]
 
 
-def test_illegal_faces_are_422_with_pointers(client: TestClient) -> None:
-    """§7.1: a d6 has no 7."""
+def test_a_face_the_die_cannot_show_is_422_face_out_of_range(client: TestClient) -> None:
+    """§7.1: a d6 has no 7: face-out-of-range at that face (issue 38: was illegal-faces)."""
     response = client.post(
         "/v1/checks", json={"target": 10, "dice": "3d6", "roll": {"faces": [1, 7, 2]}}
     )
-    problem = assert_problem(response, 422, "illegal-faces")
-    assert [e["pointer"] for e in problem["errors"]] == ["/roll/faces/1"]
+    problem = assert_problem(response, 422, "face-out-of-range")
+    assert problem["errors"] == [
+        {
+            "code": "face-out-of-range",
+            "pointer": "/roll/faces/1",
+            "detail": "A d6 shows 1 to 6; 7 is not a face of it.",
+        }
+    ]
+    assert "missing" not in problem
+    assert "extra" not in problem
+
+
+def test_too_few_faces_are_422_faces_missing_saying_how_many_more(client: TestClient) -> None:
+    """§7.1: 4d6-4 rolls four dice; two faces are faces-missing at the list, `missing`: 2
+    (issue 38: was illegal-faces), as in every game."""
+    response = client.post(
+        "/v1/checks", json={"target": 10, "dice": "4d6-4", "roll": {"faces": [3, 4]}}
+    )
+    problem = assert_problem(response, 422, "faces-missing")
+    assert problem["errors"] == [
+        {
+            "code": "faces-missing",
+            "pointer": "/roll/faces",
+            "detail": "4d6-4 rolls 4 dice, so it shows 4 faces, not 2.",
+        }
+    ]
+    assert problem["missing"] == 2
+
+
+def test_too_many_faces_are_422_faces_extra_saying_how_many(client: TestClient) -> None:
+    """§7.1: a d20 is one die; three faces are faces-extra at the list, `extra`: 2
+    (issue 38: was illegal-faces), as in every game."""
+    response = client.post("/v1/checks", json={"target": 10, "roll": {"faces": [3, 4, 5]}})
+    problem = assert_problem(response, 422, "faces-extra")
+    assert [(e["code"], e["pointer"]) for e in problem["errors"]] == [
+        ("faces-extra", "/roll/faces")
+    ]
+    assert problem["extra"] == 2
+
+
+def test_faces_and_a_seed_are_422_faces_and_seed(client: TestClient) -> None:
+    """§7.1 dice source: the table's faces or a seed for the server's roll, not both:
+    faces-and-seed at /seed (issue 38: was roll-with-seed)."""
+    response = client.post("/v1/checks", json={"target": 10, "seed": 4, "roll": {"faces": [9]}})
+    problem = assert_problem(response, 422, "faces-and-seed")
+    assert problem["errors"] == [
+        {
+            "code": "faces-and-seed",
+            "pointer": "/seed",
+            "detail": "A seed makes the server roll; it cannot be combined with supplied faces.",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("faces-missing", "illegal-faces"),
+        ("faces-extra", "illegal-faces"),
+        ("face-out-of-range", "illegal-faces"),
+        ("faces-and-seed", "roll-with-seed"),
+    ],
+)
+def test_the_faces_refusals_are_every_game_s_and_the_old_types_are_gone(
+    client: TestClient, new: str, old: str
+) -> None:
+    """Issue 38 (docs/bullseye.md, "Changes"): the table's faces are refused with the
+    kernel's codes, bare as Bullseye's are; `illegal-faces` and `roll-with-seed` are no
+    problem types any more."""
+    body = client.get(f"/problems/{new}").json()
+    assert (body["type"], body["status"]) == (f"/problems/{new}", 422)
+    assert old in body["description"]
+    assert_problem(client.get(f"/problems/{old}"), 404, "not-found")
 
 
 def test_an_incapacitated_character_cannot_check(client: TestClient) -> None:

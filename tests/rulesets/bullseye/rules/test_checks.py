@@ -215,16 +215,58 @@ def test_section_7_1_supplied_faces_give_the_die_result(kind, shown, die_result)
         (DiceKind.D20, (21,), "/roll/faces/0"),
         (DiceKind.TWO_D10, (4, 11), "/roll/faces/1"),
         (DiceKind.THREE_D6, (7, 1, 1), "/roll/faces/0"),
-        (DiceKind.TWO_D10, (5,), "/roll/faces"),
-        (DiceKind.D20, (5, 5), "/roll/faces"),
-        (DiceKind.FOUR_D6_MINUS_4, (1, 2, 3), "/roll/faces"),
     ],
 )
-def test_section_7_1_illegal_faces_are_refused(kind, shown, pointer):
-    """§7.1: faces the dice kind cannot show are refused with illegal-faces."""
+def test_section_7_1_a_face_the_die_cannot_show_is_face_out_of_range(kind, shown, pointer):
+    """§7.1: a face the dice kind's die cannot show is refused with face-out-of-range at
+    that face (issue 38: was illegal-faces); the count is right, so no extension member."""
     error = refusal(dice=kind, roll=faces(*shown))
-    assert error.code is RuleCode.ILLEGAL_FACES
-    assert codes_and_pointers(error) == [(RuleCode.ILLEGAL_FACES, pointer)]
+    assert error.code == RuleCode.FACE_OUT_OF_RANGE == "face-out-of-range"
+    assert codes_and_pointers(error) == [(RuleCode.FACE_OUT_OF_RANGE, pointer)]
+    assert error.extensions == {}
+
+
+@pytest.mark.parametrize(
+    ("kind", "shown", "missing"),
+    [
+        (DiceKind.TWO_D10, (5,), 1),
+        (DiceKind.FOUR_D6_MINUS_4, (1, 2, 3), 1),
+        (DiceKind.FOUR_D6_MINUS_4, (6,), 3),
+        (DiceKind.THREE_D6, (), 3),
+    ],
+)
+def test_section_7_1_too_few_faces_are_faces_missing_saying_how_many_more(kind, shown, missing):
+    """§7.1: one face a die; fewer than the dice kind rolls is faces-missing at the list
+    (issue 38: was illegal-faces), the problem's `missing` saying how many more."""
+    error = refusal(dice=kind, roll=faces(*shown))
+    assert error.code == RuleCode.FACES_MISSING == "faces-missing"
+    assert codes_and_pointers(error) == [(RuleCode.FACES_MISSING, "/roll/faces")]
+    assert error.extensions == {"missing": missing}
+
+
+@pytest.mark.parametrize(
+    ("kind", "shown", "extra"),
+    [
+        (DiceKind.D20, (5, 5), 1),
+        (DiceKind.THREE_D6, (1, 2, 3, 4, 5), 2),
+    ],
+)
+def test_section_7_1_too_many_faces_are_faces_extra_saying_how_many(kind, shown, extra):
+    """§7.1: more faces than the dice kind rolls is faces-extra at the list (issue 38: was
+    illegal-faces), the problem's `extra` saying how many too many."""
+    error = refusal(dice=kind, roll=faces(*shown))
+    assert error.code == RuleCode.FACES_EXTRA == "faces-extra"
+    assert codes_and_pointers(error) == [(RuleCode.FACES_EXTRA, "/roll/faces")]
+    assert error.extensions == {"extra": extra}
+
+
+def test_section_7_1_the_wrong_count_keeps_bullseye_s_words():
+    """§7.1: the details of faces-missing and faces-extra are those illegal-faces gave."""
+    assert refusal(dice=DiceKind.TWO_D10, roll=faces(5)).detail == (
+        "2d10 rolls 2 dice, so it shows 2 faces, not 1."
+    )
+    assert refusal(roll=faces(5, 5)).detail == "d20 rolls 1 die, so it shows 1 face, not 2."
+    assert refusal(roll=faces(21)).detail == "A d20 shows 1 to 20; 21 is not a face of it."
 
 
 @pytest.mark.parametrize("kind", list(DiceKind), ids=str)
@@ -272,10 +314,14 @@ def test_section_7_1_server_generator_is_used_without_a_seed():
 
 
 def test_section_7_1_roll_and_seed_together_are_refused():
-    """§7.1 dice source: supplied faces and a seed are contradictory: roll-with-seed at /seed."""
+    """§7.1 dice source: supplied faces and a seed are contradictory: faces-and-seed at
+    /seed (issue 38: was roll-with-seed), in Bullseye's words."""
     error = refusal(roll=faces(10), seed=5)
-    assert codes_and_pointers(error) == [(RuleCode.ROLL_WITH_SEED, "/seed")]
-    assert error.code == "roll-with-seed"
+    assert codes_and_pointers(error) == [(RuleCode.FACES_AND_SEED, "/seed")]
+    assert error.code == "faces-and-seed"
+    assert error.detail == (
+        "A seed makes the server roll; it cannot be combined with supplied faces."
+    )
 
 
 # --- Quick 10 (§2.5) -------------------------------------------------------------------
@@ -350,8 +396,8 @@ def test_section_2_5_many_different_refusals_reported_at_once():
     assert codes_and_pointers(error) == [
         (RuleCode.QUICK10_WITH_DEPLETION, "/quick10"),
         (RuleCode.QUICK10_WITH_ROLL, "/roll"),
-        (RuleCode.ROLL_WITH_SEED, "/seed"),
-        (RuleCode.ILLEGAL_FACES, "/roll/faces/0"),
+        (RuleCode.FACES_AND_SEED, "/seed"),
+        (RuleCode.FACE_OUT_OF_RANGE, "/roll/faces/0"),
         (RuleCode.CHARACTER_INCAPACITATED, "/depletable/0/current"),
         (RuleCode.UNKNOWN_DEPLETABLE, "/depletion/affects/0"),
     ]

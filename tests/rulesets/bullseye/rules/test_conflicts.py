@@ -697,22 +697,43 @@ def test_client_dice_may_still_use_a_seed_instead_of_faces():
 
 
 @pytest.mark.parametrize(
-    ("dice", "shown", "pointer"),
+    ("dice", "shown", "code", "pointer"),
     [
-        (DiceKind.D20, (0,), "/gm/roll/faces/0"),
-        (DiceKind.D20, (21,), "/gm/roll/faces/0"),
-        (DiceKind.D20, (3, 4), "/gm/roll/faces"),
-        (DiceKind.THREE_D6, (1, 7, 2), "/gm/roll/faces/1"),
-        (DiceKind.TWO_D10, (10,), "/gm/roll/faces"),
+        (DiceKind.D20, (0,), RuleCode.FACE_OUT_OF_RANGE, "/gm/roll/faces/0"),
+        (DiceKind.D20, (21,), RuleCode.FACE_OUT_OF_RANGE, "/gm/roll/faces/0"),
+        (DiceKind.D20, (3, 4), RuleCode.FACES_EXTRA, "/gm/roll/faces"),
+        (DiceKind.THREE_D6, (1, 7, 2), RuleCode.FACE_OUT_OF_RANGE, "/gm/roll/faces/1"),
+        (DiceKind.TWO_D10, (10,), RuleCode.FACES_MISSING, "/gm/roll/faces"),
     ],
 )
-def test_section_7_1_client_faces_must_be_legal_for_the_dice(dice, shown, pointer):
-    """§7.1: supplied faces must be ones the conflict's dice could show: illegal-faces."""
+def test_section_7_1_client_faces_must_be_legal_for_the_dice(dice, shown, code, pointer):
+    """§7.1: supplied faces must be ones the conflict's dice could show, one a die: the
+    kernel's face-out-of-range, faces-extra or faces-missing (issue 38: was illegal-faces).
+    A whole round names many checks, so no `missing` or `extra` member."""
     conflict = conflict_of(ann(), dice=dice)
     gm = ParticipantCheck(roll=SuppliedRoll(faces=shown))
     legal = ParticipantCheck(roll=SuppliedRoll(faces=(1,) * DICE[dice].count))
     error = refusal(conflict, ResolveRound(gm=gm, players={"ann": legal}))
-    assert codes_and_pointers(error) == [(RuleCode.ILLEGAL_FACES, pointer)]
+    assert codes_and_pointers(error) == [(code, pointer)]
+    assert error.extensions == {}
+
+
+@pytest.mark.parametrize(
+    ("shown", "code"),
+    [
+        ((4,), RuleCode.FACES_MISSING),
+        ((4, 5, 6), RuleCode.FACES_EXTRA),
+        ((4, 11), RuleCode.FACE_OUT_OF_RANGE),
+    ],
+)
+def test_section_7_1_one_submitted_check_is_refused_as_a_check_is(shown, code):
+    """§7.1 with 2d10: a check submitted alone is refused with the kernel's codes, as a
+    standalone check is (issue 38: was illegal-faces)."""
+    conflict = conflict_of(ann(), dice=DiceKind.TWO_D10)
+    check = ParticipantCheck(roll=SuppliedRoll(faces=shown))
+    error = refusal(conflict, Submit(number=1, participant="ann", check=check))
+    pointer = "/roll/faces/1" if code is RuleCode.FACE_OUT_OF_RANGE else "/roll/faces"
+    assert codes_and_pointers(error) == [(code, pointer)]
 
 
 def test_every_refused_check_of_a_round_is_reported_and_nothing_is_rolled():
@@ -721,16 +742,17 @@ def test_every_refused_check_of_a_round_is_reported_and_nothing_is_rolled():
     bad = ParticipantCheck(roll=SuppliedRoll(faces=(21,)))
     error = refusal(conflict, ResolveRound(gm=bad, players={"ann": rolled(5), "bo": bad}))
     assert codes_and_pointers(error) == [
-        (RuleCode.ILLEGAL_FACES, "/gm/roll/faces/0"),
-        (RuleCode.ILLEGAL_FACES, "/players/bo/roll/faces/0"),
+        (RuleCode.FACE_OUT_OF_RANGE, "/gm/roll/faces/0"),
+        (RuleCode.FACE_OUT_OF_RANGE, "/players/bo/roll/faces/0"),
     ]
 
 
 def test_client_faces_and_seed_cannot_be_combined():
-    """dice_source client: faces and a seed together are roll-with-seed."""
+    """§7.1 dice source, dice_source client: faces and a seed together are faces-and-seed
+    (issue 38: was roll-with-seed)."""
     conflict = conflict_of(ann())
     error = refusal(conflict, ResolveRound(gm=rolled(10, seed=3), players={"ann": rolled(5)}))
-    assert codes_and_pointers(error) == [(RuleCode.ROLL_WITH_SEED, "/gm/seed")]
+    assert codes_and_pointers(error) == [(RuleCode.FACES_AND_SEED, "/gm/seed")]
 
 
 # --- §7.2 bullseyes ----------------------------------------------------------------------

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from service.rulesets.bullseye.rules.codes import RuleCode
-from service.rulesets.bullseye.rules.dice import DICE, DiceKind, DiceSpec, face_concerns, roll
+from service.rulesets.bullseye.rules.dice import (
+    DICE,
+    DiceKind,
+    DiceSpec,
+    count_members,
+    face_concerns,
+    roll,
+)
 
 # kind → (number of dice, sides of each die, lowest die result, highest die result), §7.1
 EXPECTED = {
@@ -211,26 +218,36 @@ def test_section_7_1_legal_faces_raise_no_concern(kind, faces):
     ],
 )
 def test_section_7_1_wrong_number_of_faces_is_one_concern_at_the_list(kind, faces):
-    """§7.1: the wrong number of faces is one illegal-faces concern pointing at the list."""
+    """§7.1: the wrong number of faces is one concern pointing at the list: faces-missing
+    when too few, faces-extra when too many (issue 38: was illegal-faces for both)."""
     concerns = face_concerns(kind, faces, "/roll/faces")
     assert len(concerns) == 1
-    assert concerns[0].code is RuleCode.ILLEGAL_FACES
-    assert concerns[0].code == "illegal-faces"
+    few = len(faces) < EXPECTED[kind][0]
+    assert concerns[0].code == (RuleCode.FACES_MISSING if few else RuleCode.FACES_EXTRA)
+    assert concerns[0].code == ("faces-missing" if few else "faces-extra")
     assert concerns[0].pointer == "/roll/faces"
     assert concerns[0].detail
+    wanted = EXPECTED[kind][0]
+    assert count_members(kind, faces) == (
+        {"missing": wanted - len(faces)} if few else {"extra": len(faces) - wanted}
+    )
 
 
 def test_section_7_1_out_of_range_face_points_at_that_face():
     """§7.1: a 2d10 cannot show 11; the concern points at /roll/faces/1."""
     concerns = face_concerns(DiceKind.TWO_D10, (3, 11), "/roll/faces")
-    assert [(c.code, c.pointer) for c in concerns] == [(RuleCode.ILLEGAL_FACES, "/roll/faces/1")]
+    assert [(c.code, c.pointer) for c in concerns] == [
+        (RuleCode.FACE_OUT_OF_RANGE, "/roll/faces/1")
+    ]
+    assert concerns[0].code == "face-out-of-range"
+    assert count_members(DiceKind.TWO_D10, (3, 11)) == {}
 
 
 def test_section_7_1_every_out_of_range_face_is_reported():
     """§7.1: 3d6 showing 0, 4 and 7: faces 0 and 2 are each reported."""
     concerns = face_concerns(DiceKind.THREE_D6, (0, 4, 7), "/roll/faces")
     assert [c.pointer for c in concerns] == ["/roll/faces/0", "/roll/faces/2"]
-    assert all(c.code is RuleCode.ILLEGAL_FACES for c in concerns)
+    assert all(c.code == RuleCode.FACE_OUT_OF_RANGE for c in concerns)
 
 
 @pytest.mark.parametrize(

@@ -195,3 +195,32 @@ def test_the_operations_are_published_with_their_decisions(client: TestClient) -
     assert all(f"D{n}" in die_codes["description"] for n in (1, 3, 8, 9))
     assert paths[TABLES]["get"]["operationId"] == "openD6Tables"
     assert paths[f"{TABLES}/{{name}}"]["get"]["operationId"] == "openD6Table"
+
+
+def test_too_many_faces_is_faces_extra_as_in_every_game(client: TestClient) -> None:
+    """Issue 38 (docs/opend6.md, "Changes"): the table's faces are refused with the kernel's
+    codes, so `faces-surplus` became `faces-extra`; its problem type went with it."""
+    assert "opend6/faces-extra" in PROBLEM_TYPES
+    assert "opend6/faces-surplus" not in PROBLEM_TYPES
+    body = client.get("/problems/opend6/faces-extra").json()
+    assert (body["type"], body["status"], body["title"]) == (
+        "/problems/opend6/faces-extra",
+        422,
+        "Too many faces",
+    )
+    assert_problem(client.get("/problems/opend6/faces-surplus"), 404, "not-found")
+
+
+def test_faces_with_a_seed_is_faces_and_seed_as_in_every_game(client: TestClient) -> None:
+    """Issue 38 (docs/opend6.md, "Changes"): faces and a seed together are refused with the
+    kernel's code, so `faces-with-seed` became `faces-and-seed`; its problem type went with
+    it."""
+    assert "opend6/faces-and-seed" in PROBLEM_TYPES
+    assert "opend6/faces-with-seed" not in PROBLEM_TYPES
+    body = client.get("/problems/opend6/faces-and-seed").json()
+    assert (body["type"], body["status"], body["title"]) == (
+        "/problems/opend6/faces-and-seed",
+        422,
+        "Faces and a seed",
+    )
+    assert_problem(client.get("/problems/opend6/faces-with-seed"), 404, "not-found")

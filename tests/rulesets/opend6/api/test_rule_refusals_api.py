@@ -51,6 +51,22 @@ def test_character_points_unlimited_is_20_on_each_opposed_side(
     assert errors(problem) == [("opend6/cp-limit", "/initiator/character_points")]
 
 
+# "Rolling Dice": the table's faces or the server's -----------------------------------
+
+
+def test_rolling_dice_the_tables_faces_and_a_seed_are_faces_and_seed(client: TestClient) -> None:
+    """ "Rolling Dice": the dice are the table's (`faces`) or the server's (a `seed` makes
+    them reproducible), never both: 422 `faces-and-seed` at `/seed`, the code every game
+    gives (issue 38; was `faces-with-seed`)."""
+    body = {"base": SKILL, "faces": {"regular": [2, 3], "wild": [4]}, "seed": 7}
+    problem = assert_problem(
+        client.post("/v1/opend6/rolls", json=body), 422, "opend6/faces-and-seed"
+    )
+    assert errors(problem) == [("opend6/faces-and-seed", "/seed")]
+    assert problem["errors"][0]["detail"] == "Give the table's faces or a seed, not both."
+    assert problem["type"] == "/problems/opend6/faces-and-seed"
+
+
 # "Special Difficulties": Wild Die Only (D14) --------------------------------------------
 
 
@@ -81,16 +97,16 @@ def test_special_difficulties_wild_die_only_refuses_more_than_one_toss(
     client: TestClient, faces: dict[str, Any], pointers: list[str]
 ) -> None:
     """ "Special Difficulties": regular faces or a longer Wild Die chain are 422
-    `faces-surplus`, pointing at them (D14)."""
+    `faces-extra`, pointing at them (D14)."""
     problem = assert_problem(
         client.post(
             "/v1/opend6/rolls",
             json={"base": SKILL, "faces": faces, "difficulty": {"kind": "wild_die_only"}},
         ),
         422,
-        "opend6/faces-surplus",
+        "opend6/faces-extra",
     )
-    assert errors(problem) == [("opend6/faces-surplus", pointer) for pointer in pointers]
+    assert errors(problem) == [("opend6/faces-extra", pointer) for pointer in pointers]
 
 
 def test_special_difficulties_wild_die_only_with_a_seed_is_one_toss(client: TestClient) -> None:

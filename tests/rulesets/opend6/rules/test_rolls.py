@@ -249,7 +249,7 @@ def test_improving_a_roll_cp_and_fp_together_only_when_cinematic():
     ("faces", "code"),
     [
         ({"regular": [3], "wild": [4]}, "opend6/faces-missing"),
-        ({"regular": [3, 4, 5], "wild": [4]}, "opend6/faces-surplus"),
+        ({"regular": [3, 4, 5], "wild": [4]}, "opend6/faces-extra"),
         ({"regular": [3, 4], "wild": [6, 3, 2]}, "opend6/wild-chain"),
         ({"regular": [3, 4], "wild": [6]}, "opend6/faces-missing"),
     ],

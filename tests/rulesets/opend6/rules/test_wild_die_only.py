@@ -64,24 +64,24 @@ def test_special_difficulties_wild_die_only_is_one_toss_of_the_tables_wild_die(
 @pytest.mark.parametrize(
     ("faces", "problems"),
     [
-        ({"wild": [6, 2]}, [("opend6/faces-surplus", "/faces/wild")]),
-        ({"wild": [6, 6, 6]}, [("opend6/faces-surplus", "/faces/wild")]),
-        ({"regular": [3, 4, 5], "wild": [4]}, [("opend6/faces-surplus", "/faces/regular")]),
+        ({"wild": [6, 2]}, [("opend6/faces-extra", "/faces/wild")]),
+        ({"wild": [6, 6, 6]}, [("opend6/faces-extra", "/faces/wild")]),
+        ({"regular": [3, 4, 5], "wild": [4]}, [("opend6/faces-extra", "/faces/regular")]),
         (
             {"regular": [3], "wild": [6, 1]},
-            [("opend6/faces-surplus", "/faces/wild"), ("opend6/faces-surplus", "/faces/regular")],
+            [("opend6/faces-extra", "/faces/wild"), ("opend6/faces-extra", "/faces/regular")],
         ),
         ({"regular": [3]}, [("opend6/faces-missing", "/faces/wild"),
-                            ("opend6/faces-surplus", "/faces/regular")]),
+                            ("opend6/faces-extra", "/faces/regular")]),
         ({"wild": [2], "character_points": [[3]]},
-         [("opend6/faces-surplus", "/faces/character_points")]),
+         [("opend6/faces-extra", "/faces/character_points")]),
     ],
 )  # fmt: skip
 def test_special_difficulties_wild_die_only_refuses_any_face_but_one_wild_toss(
     faces: dict[str, Any], problems: list[tuple[str, str]]
 ) -> None:
     """ "Special Difficulties": the roll is one toss (D14); regular faces, a second Wild
-    Die toss (a 6 is never tossed again) or a CP die are 422 `faces-surplus`."""
+    Die toss (a 6 is never tossed again) or a CP die are 422 `faces-extra`."""
     assert refused(faces=faces) == problems
 
 

@@ -42,7 +42,7 @@ from service.rulesets.bullseye.rules.conflicts.model import (
 )
 from service.rulesets.bullseye.rules.conflicts.opening import player_fitness, refuse
 from service.rulesets.bullseye.rules.depletion import Loser, settle
-from service.rulesets.bullseye.rules.dice import supplied_roll_concerns
+from service.rulesets.bullseye.rules.dice import FACES, supplied_roll_concerns
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 from service.rulesets.bullseye.rules.modifiers import Quality
 
@@ -113,8 +113,7 @@ def examine(
     if conflict.dice_source is _SERVER:
         if roll is not None:
             concerns.append(
-                refuse(
-                    RuleCode.FACES_NOT_ALLOWED,
+                FACES.faces_not_allowed(
                     f"{pointer}/roll",
                     "This conflict's dice are rolled by the server "
                     "(dice_source: server); faces cannot be supplied.",

@@ -10,6 +10,7 @@ import msgspec
 from service.kernel.errors import Concern, RulesError
 from service.kernel.events import Event
 from service.kernel.sessions import GM
+from service.rulesets.opend6.rules.dice import FACES
 from service.rulesets.opend6.rules.initiative import (
     InitiativeEntrant,
     InitiativeRequest,
@@ -95,10 +96,12 @@ def dice_concerns(scene: Scene, faces: object, seed: object, pointer: str) -> No
     if scene.rules.dice_source is SceneDiceSource.SERVER and (
         faces is not None or seed is not None
     ):
-        raise refuse(
-            "faces-not-allowed",
-            "This scene's dice are rolled by the server (dice_source: server).",
-            pointer,
+        raise RulesError.from_concerns(
+            [
+                FACES.faces_not_allowed(
+                    pointer, "This scene's dice are rolled by the server (dice_source: server)."
+                )
+            ]
         )
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 
 from service.kernel.dice import RandomSource, seeded
-from service.rulesets.travelogue.rules.faces import PoolFaces, check_die, check_pools
-from service.rulesets.travelogue.rules.game.errors import refuse
+from service.kernel.errors import RulesError
+from service.rulesets.travelogue.rules.faces import FACES, PoolFaces, check_die, check_pools
 from service.rulesets.travelogue.rules.game.model import Game, WhoseDice
 from service.rulesets.travelogue.rules.roll import SIDES, draw_pools
 
@@ -29,10 +29,12 @@ def _source(game: Game, strong: RandomSource) -> RandomSource:
 
 def _no_faces(game: Game, given: bool) -> None:
     if given and game.dice_source is WhoseDice.SERVER:
-        raise refuse(
-            "faces-not-allowed",
-            "This game rolls the server's dice (D28); send no faces.",
-            "/faces",
+        raise RulesError.from_concerns(
+            [
+                FACES.faces_not_allowed(
+                    "/faces", "This game rolls the server's dice (D28); send no faces."
+                )
+            ]
         )
 
 
