@@ -113,8 +113,13 @@ lint: $(DEV_STAMP)
 	$(BIN)/lint-imports --no-cache
 
 # chromium first: a machine that cannot get it stops before the lint and the install.
+# The tests write bytecode even where the environment sets PYTHONDONTWRITEBYTECODE (into
+# the ignored __pycache__ directories): otherwise every worker would rewrite the asserts of
+# each test module and of the pytest plugins' packages (Schemathesis, Hypothesis, Faker:
+# some 500 modules, about 5 s of CPU per process) and every served app would compile
+# service/ again.
 test: chromium lint
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS)
 
 openapi: $(DEV_STAMP)
 	$(BIN)/python -m service.export > openapi/openapi.json.tmp && mv openapi/openapi.json.tmp openapi/openapi.json
