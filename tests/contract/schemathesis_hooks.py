@@ -8,19 +8,10 @@ tokens, and Schemathesis' auth checks still see what happens without them.
 
 from __future__ import annotations
 
-import gc
 import os
 from typing import Any
 
 import schemathesis
-
-# The `st` process's cycle collector, tuned as the pytest processes' (tests/conftest.py):
-# what is loaded by now (Schemathesis, Hypothesis) is frozen out of its passes, and 10 000
-# young objects build up before one. Its collections took a tenth of the run's CPU, half
-# that with this; the cases generated and sent are the same.
-gc.collect()
-gc.freeze()
-gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 # The conflict, scene and game the test created before the run, for operations the config points
 # at them.
