@@ -7,10 +7,9 @@ its own temporary directory.
 
 from __future__ import annotations
 
-import gc
 import os
 import random
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 
 import pytest
 import redis
@@ -32,32 +31,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 0 if heavy is None else -float(heavy.args[0] if heavy.args else 1)
 
     items.sort(key=heaviest_first)
-
-
-# A pytest process holds for its whole run what collection built: the test modules,
-# Hypothesis' strategies, the OpenAPI documents, the rulesets' tables. Walking them all on
-# every full pass of the cycle collector was a sixth of a worker's CPU; they are frozen out
-# of its passes, as a served worker's start-up objects are (service/app.py), and the young
-# generation grows to the same 10 000 objects before a pass.
-YOUNG_OBJECTS_PER_COLLECTION = 10_000
-
-
-def _freeze_what_lives_for_the_run() -> None:
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
-
-
-def pytest_collection_finish() -> None:
-    _freeze_what_lives_for_the_run()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown() -> Generator[None]:
-    """Freezes again after a test that thawed it all (tests/serving/test_worker_memory.py)."""
-    yield
-    if gc.get_freeze_count() == 0:
-        _freeze_what_lives_for_the_run()
 
 
 @pytest.fixture(scope="session")
