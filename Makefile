@@ -107,15 +107,33 @@ lock: | $(UV)
 run: $(RUN_STAMP)
 	$(BIN)/python -m service
 
-lint: $(DEV_STAMP)
-	$(BIN)/ruff check service tests
-	$(BIN)/ruff format --check service tests
-	$(BIN)/mypy --strict service
+LINT_COMMANDS := \
+	$(BIN)/ruff check service tests; \
+	$(BIN)/ruff format --check service tests; \
+	$(BIN)/mypy --strict service; \
 	$(BIN)/lint-imports --no-cache
 
+lint: $(DEV_STAMP)
+	@set -ex; $(LINT_COMMANDS)
+
 # chromium first: a machine that cannot get it stops before the lint and the install.
-test: chromium lint
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS)
+# The tests write bytecode even where the environment sets PYTHONDONTWRITEBYTECODE (into
+# the ignored __pycache__ directories): otherwise every worker would rewrite the asserts of
+# each test module and of the pytest plugins' packages (Schemathesis, Hypothesis, Faker:
+# some 500 modules, about 5 s of CPU per process) and every served app would compile
+# service/ again.
+# The lint runs beside the tests, not before them (mypy --strict alone takes 5-10 s of a
+# fresh clone's run): its output is printed once the tests end, and either failing fails
+# make test.
+test: chromium $(DEV_STAMP)
+	@lint_log=$$(mktemp); \
+	( set -ex; $(LINT_COMMANDS) ) >"$$lint_log" 2>&1 & lint=$$!; \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal $(PYTEST_ARGS); \
+	tests=$$?; wait $$lint; linted=$$?; \
+	echo "---- make lint (run beside the tests) ----"; cat "$$lint_log"; rm -f "$$lint_log"; \
+	if [ $$linted -ne 0 ]; then echo "make test: the lint failed (above)" >&2; fi; \
+	if [ $$tests -ne 0 ]; then echo "make test: the tests failed" >&2; fi; \
+	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
 
 # The HTTP and session tests again on the plain paths (service/compat/__init__.py): every
 # route through plain Litestar and plain redis-py. CI runs it after `make test`.

@@ -17,7 +17,6 @@ running a long one while the others have run out of tests.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -29,12 +28,11 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import published_openapi
 from service.hosted import RULESETS
 from service.rulesets.travelogue.api.examples import BULLSEYES
-from service.settings import Settings
 from tests.rulesets.travelogue.rules.game.full_game import STEPS
 from tests.support.bullseye_conflicts import conflict_body
+from tests.support.openapi import default_document
 from tests.support.served import ROOT, ServedApp
 from tests.support.travelogue_games import body_of, sheets_json
 
@@ -51,7 +49,7 @@ PARTS = {
     "operations": ("operations", "receipts"),
     **{ruleset.id: tuple(tag.name for tag in ruleset.tags) for ruleset in RULESETS},
 }
-PATHS = json.loads(published_openapi(Settings()))["paths"]
+PATHS = default_document()["paths"]
 OPERATIONS = [
     operation
     for item in PATHS.values()

@@ -4,7 +4,6 @@ a page may read every response header the contract documents."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,15 +11,15 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import published_openapi
 from service.configuration import load_settings
 from service.http.shell.cors import ALLOWED_HEADERS, EXPOSED_HEADERS
-from service.settings import Settings, SettingsError
+from service.settings import SettingsError
+from tests.support.openapi import default_document
 from tests.support.problems import assert_problem
 from tests.support.served import ServedApp
 
 PAGE = "https://vtt.example"
-DOCUMENT: dict[str, Any] = json.loads(published_openapi(Settings()))
+DOCUMENT: dict[str, Any] = default_document()
 
 
 def _served(redis_url: str, log: Path, **env: str) -> Iterator[str]:

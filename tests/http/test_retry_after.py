@@ -4,15 +4,12 @@ status such an answer can have."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from service.app import published_openapi
 from service.hosted import RULESETS
 from service.http.contract.problem_types import PROBLEM_TYPES, RETRY_AFTER
 from service.http.contract.problems import problem_response
-from service.settings import Settings
+from tests.support.openapi import default_document
 
 
 def test_every_curable_problem_is_a_409_429_or_503_of_the_catalog() -> None:
@@ -45,7 +42,7 @@ def test_a_problem_no_retry_cures_never_says_when_to_retry() -> None:
 
 
 def test_the_document_declares_retry_after_on_every_409_429_and_503() -> None:
-    document = json.loads(published_openapi(Settings()))
+    document = default_document()
     header = document["components"]["headers"]["Retry-After"]
     for code in RETRY_AFTER:
         assert f"`{code}`" in header["description"]

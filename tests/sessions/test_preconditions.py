@@ -5,17 +5,14 @@ holding the current tag answered 412, an unquoted `1` "…at version 1, not 1.")
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.app import published_openapi
 from service.http.contract.preconditions import ENTITY_TAGS_PATTERN, entity_tags
 from service.kernel.errors import RulesError
-from service.settings import Settings
+from tests.support.openapi import default_document
 from tests.support.problems import assert_problem
 from tests.support.session_kinds import KINDS, Kind, Session
 
@@ -98,7 +95,7 @@ def test_every_value_the_published_pattern_allows_is_read(value: str) -> None:
 
 
 def test_the_document_publishes_the_pattern_on_every_precondition_header() -> None:
-    document = json.loads(published_openapi(Settings()))
+    document = default_document()
     found = [
         parameter["schema"]
         for item in document["paths"].values()

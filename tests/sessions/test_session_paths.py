@@ -3,18 +3,16 @@ document gives it (RFC 9110 §9.3.7), where Litestar's automatic answer names on
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
 
-from service.app import published_openapi
-from service.settings import Settings
+from tests.support.openapi import default_document
 from tests.support.session_kinds import KINDS, Kind
 
 IDS = [f"{kind.ruleset}-{kind.kind}" for kind in KINDS]
-DOCUMENT: dict[str, Any] = json.loads(published_openapi(Settings()))
+DOCUMENT: dict[str, Any] = default_document()
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=IDS)

@@ -14,16 +14,15 @@ import httpx
 import pytest
 from jsonschema_rs import Draft202012Validator
 
-from service.app import published_openapi
 from service.hosted import RULESETS
-from service.settings import Settings
+from tests.support.openapi import default_document
 from tests.support.problems import assert_problem
 from tests.support.served import ServedApp
 from tests.support.session_kinds import KINDS, Kind
 from tests.support.sse import read_sse
 
 IDS = [f"{kind.ruleset}-{kind.kind}" for kind in KINDS]
-DOCUMENT: dict[str, Any] = json.loads(published_openapi(Settings()))
+DOCUMENT: dict[str, Any] = default_document()
 
 
 def test_every_kind_of_session_the_registry_lists_is_tried_here() -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import re
 
-from service.app import published_openapi
-from service.settings import Settings
+from tests.support.openapi import default_document
 
 
 def test_the_published_document_states_every_decision() -> None:
-    document = json.loads(published_openapi(Settings()))
+    document = default_document()
     travelogue = json.dumps(
         [
             {path: item for path, item in document["paths"].items() if "/travelogue" in path},
