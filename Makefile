@@ -138,7 +138,7 @@ test: chromium $(DEV_STAMP)
 # The HTTP and session tests again on the plain paths (service/compat/__init__.py): every
 # route through plain Litestar and plain redis-py. CI runs it after `make test`.
 test-plain: $(DEV_STAMP)
-	FAST_PATHS=off $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal \
+	FAST_PATHS=off PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --maxprocesses 8 --dist worksteal \
 		tests/http tests/sessions tests/compat $(PYTEST_ARGS)
 
 openapi: $(DEV_STAMP)
