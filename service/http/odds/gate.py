@@ -69,6 +69,7 @@ __all__ = [
     "ODDS_HEADERS",
     "ODDS_RESPONSES",
     "TOO_COSTLY",
+    "FacesProblem",
     "OddsGate",
     "OddsGateDependency",
     "OddsProblem",
@@ -93,6 +94,26 @@ class OddsProblem(Problem, frozen=True, kw_only=True):
         float | UnsetType,
         Meta(description="`odds-too-costly`: the most one request's odds may cost, in ms."),
     ] = UNSET
+
+
+class FacesProblem(OddsProblem, frozen=True, kw_only=True):
+    """A problem of a roll that may take the table's faces: `faces-missing` and
+    `faces-extra` say by how many faces they are off (the kernel's refusals, the same in
+    every game)."""
+
+    missing: (
+        Annotated[
+            int, Meta(ge=1, description="`faces-missing`: how many more faces the roll needs.")
+        ]
+        | UnsetType
+    ) = UNSET
+    extra: (
+        Annotated[
+            int,
+            Meta(ge=1, description="`faces-extra`: how many faces more than the roll takes."),
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 In = TypeVar("In", bound=msgspec.Struct)

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from msgspec import UNSET, Meta, UnsetType
-
 from service.http.contract.problem_types import ProblemType, problem_type
-from service.http.odds.gate import OddsProblem
+from service.http.odds.gate import FacesProblem
 from service.rulesets.bullseye.rules.codes import STATE_CONFLICTS, RuleCode
 from service.rulesets.bullseye.rules.limits import MAX_ROUNDS
 
 __all__ = ["BULLSEYE_PROBLEMS", "ResolveCheckProblem"]
 
 
-class ResolveCheckProblem(OddsProblem, frozen=True, kw_only=True):
+class ResolveCheckProblem(FacesProblem, frozen=True, kw_only=True):
     """A problem of a check: `faces-missing` and `faces-extra` say by how many faces the
     table's roll is off (§7.1), as in every game."""
-
-    missing: (
-        Annotated[
-            int, Meta(ge=1, description="`faces-missing`: how many more faces the dice kind needs.")
-        ]
-        | UnsetType
-    ) = UNSET
-    extra: (
-        Annotated[
-            int,
-            Meta(ge=1, description="`faces-extra`: how many faces more than the dice kind rolls."),
-        ]
-        | UnsetType
-    ) = UNSET
 
 
 _TEXTS: dict[RuleCode, tuple[str, str]] = {

@@ -8,32 +8,15 @@ so the whole ruleset's catalogue is in one place.
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from msgspec import UNSET, Meta, UnsetType
-
 from service.http.contract.problem_types import ProblemType, problem_type
-from service.http.odds.gate import OddsProblem
+from service.http.odds.gate import FacesProblem
 
 __all__ = ["QUICK_SHOT_PROBLEMS", "GambleProblem"]
 
 
-class GambleProblem(OddsProblem, frozen=True, kw_only=True):
+class GambleProblem(FacesProblem, frozen=True, kw_only=True):
     """A problem of a gamble: `faces-missing` and `faces-extra` say by how many dice the
     table's faces are off."""
-
-    missing: (
-        Annotated[
-            int, Meta(ge=1, description="`faces-missing`: how many more faces the bet's dice need.")
-        ]
-        | UnsetType
-    ) = UNSET
-    extra: (
-        Annotated[
-            int, Meta(ge=1, description="`faces-extra`: how many faces more than the bet's dice.")
-        ]
-        | UnsetType
-    ) = UNSET
 
 
 _PROBLEMS: dict[str, tuple[int, str, str]] = {
