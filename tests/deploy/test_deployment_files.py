@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 import pytest
 import yaml
 
+from service.configuration import load_settings
 from service.http.receipts.roll_keys import new_private_jwk
 from service.http.shell.keys import new_key
 from service.rulesets.bullseye.api.conflict_views import CONFLICTS
@@ -941,7 +942,7 @@ def test_the_service_refuses_to_start_with_a_placeholder_left_in(name: str) -> N
     """Security review: the manifests' REPLACE-ME keys were accepted as API keys."""
     environment = {**effective_environment(), **REPLACED, name: one("Secret")["stringData"][name]}
     with pytest.raises(SettingsError, match=name):
-        Settings.from_env(environment)
+        load_settings(environment)
 
 
 def test_the_example_config_limits_every_caller() -> None:

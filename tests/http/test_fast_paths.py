@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
@@ -34,14 +35,14 @@ _BAD_BODIES = [
 
 
 @pytest.fixture
-def both(redis_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+def both(settings: Settings) -> Iterator[tuple[TestClient, TestClient]]:
     """The app with its fast paths, and without, each with the same seeded dice."""
     with ExitStack() as stack:
         clients = [
             stack.enter_context(
                 TestClient(
                     create_app(
-                        Settings(redis_url=redis_url, fast_paths=mode, log_format="json"),
+                        msgspec.structs.replace(settings, fast_paths=mode),
                         rng=random.Random(7),
                     )
                 )

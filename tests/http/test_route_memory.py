@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
@@ -22,9 +23,7 @@ LITESTAR_DEFAULT = 1024
 def test_the_routes_of_more_sessions_than_litestars_default_stay_remembered(
     settings: Settings, fast_paths: Literal["on", "off"], kept: int
 ) -> None:
-    app = create_app(
-        Settings(redis_url=settings.redis_url, fast_paths=fast_paths), rng=random.Random(1)
-    )
+    app = create_app(msgspec.structs.replace(settings, fast_paths=fast_paths), rng=random.Random(1))
     with TestClient(app) as client:
         routing = client.app.asgi_router.handle_routing
         sessions = LITESTAR_DEFAULT + 476
