@@ -58,7 +58,6 @@ from tabletop_rules_service_client.models import (
     DepletionSide,
     DiceSource,
     ModifierSource,
-    OddsProblem,
     OpenD6CreateScene,
     OpenD6Faces,
     OpenD6InitiativeMethod,
@@ -103,6 +102,7 @@ from tabletop_rules_service_client.models import (
     Problem,
     Quality,
     QualityType,
+    ResolveCheckProblem,
     RoundAnswer,
     SelfConflictCheckProblem,
     SelfConflictDieRole,
@@ -218,7 +218,7 @@ def check(base_url: str) -> None:
                 body=CheckRequest(target=10, quick10=True, depletion=DepletionAtIssue()),
             ),
             HTTPStatus.UNPROCESSABLE_ENTITY,
-            OddsProblem,
+            ResolveCheckProblem,  # the check's own: it declares faces-missing's members
         )
         codes = [error.code for error in refused.errors]
         assert "quick10-with-depletion" in codes, codes
