@@ -1,23 +1,9 @@
-"""``/v1/quick-shot/gambles`` and ``…/gambles/odds``: one gamble, and its exact odds."""
+"""``/v1/quick-shot/gambles`` and ``…/gambles/odds``: one gamble, and its exact odds,
+declared (the platform builds the routes: :mod:`service.http.shell.declared`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from litestar import Controller, Request, Response, post
-from litestar.params import Body
-
-from service.http.contract.body import StrictJson
-from service.http.contract.context import new_id
-from service.http.contract.registry import ServerDice
-from service.http.odds.gate import (
-    ODDS_HEADERS,
-    ODDS_RESPONSES,
-    OddsGateDependency,
-    odds_responses,
-    with_odds,
-)
-from service.http.receipts.signing import receipt_dice, with_receipt
+from service.http.shell.declared import OddsOperation, OddsTwin, RollOperation, stateless_routes
 from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.quick_shot.api.problems import GambleProblem
 from service.rulesets.quick_shot.rules.gambles import (
@@ -30,7 +16,7 @@ from service.rulesets.quick_shot.rules.odds import gamble_odds, gamble_odds_requ
 from service.rulesets.quick_shot.rules.odds_answer import QuickShotOddsAnswer
 from service.rulesets.quick_shot.rules.odds_cost import gamble_odds_cost
 
-__all__ = ["GambleController"]
+__all__ = ["GAMBLES"]
 
 _GAMBLE_DESCRIPTION = """\
 One gamble ("Gambles", "Step 1: Initiation" … "Step 4: Resolution"): one or more actions,
@@ -105,63 +91,37 @@ printed whole percents lie within `tolerance_pp` (4) of these odds.
 """
 
 
-class GambleController(Controller):
-    """Stateless gambles and their odds."""
+GAMBLE_ODDS = OddsTwin(
+    request=QuickShotOddsRequest,
+    answer=QuickShotOddsAnswer,
+    compute=gamble_odds,
+    cost=gamble_odds_cost,
+)
 
-    path = "/gambles"
-    tags = ["quick-shot"]
-
-    @post(
-        "/",
-        operation_id="quickShotGamble",
-        summary="Make a gamble",
-        description=_GAMBLE_DESCRIPTION,
-        dto=StrictJson[QuickShotGambleRequest],
-        return_dto=None,
-        status_code=200,
-        responses=odds_responses(GambleProblem),
-    )
-    async def gamble(
-        self,
-        data: Annotated[QuickShotGambleRequest, Body(examples=GAMBLE_EXAMPLES)],
-        rng: ServerDice,
-        request: Request[Any, Any, Any],
-    ) -> QuickShotGambleResult:
-        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
-        it when asked (``receipt``)."""
-        dice = receipt_dice(rng, data.receipt)
-        answer = await with_odds(
-            request,
-            resolve_gamble(data, dice, new_id()),
-            gamble_odds_request(data),
-            gamble_odds,
-            cost=gamble_odds_cost,
-            answer_type=QuickShotOddsAnswer,
-        )
-        return await with_receipt(
-            answer,
-            dice,
-            request,
-            ruleset="quick-shot",
-            operation="quickShotGamble",
-            table=data.faces is not None,
-        )
-
-    @post(
-        "/odds",
-        operation_id="quickShotGambleOdds",
-        summary="Exact odds of a gamble",
-        description=_ODDS_DESCRIPTION,
-        dto=StrictJson[QuickShotOddsRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-        response_headers=ODDS_HEADERS,
-    )
-    async def odds(
-        self,
-        data: Annotated[QuickShotOddsRequest, Body(examples=ODDS_EXAMPLES)],
-        odds_gate: OddsGateDependency,
-    ) -> Response[QuickShotOddsAnswer]:
-        """Success, failure and criticals, exact, beside the seed's row."""
-        return await odds_gate.answer(data, gamble_odds, cost=gamble_odds_cost)
+GAMBLES = stateless_routes(
+    "/gambles",
+    ruleset="quick-shot",
+    operations=[
+        RollOperation(
+            path="/",
+            operation_id="quickShotGamble",
+            summary="Make a gamble",
+            description=_GAMBLE_DESCRIPTION,
+            examples=GAMBLE_EXAMPLES,
+            request=QuickShotGambleRequest,
+            answer=QuickShotGambleResult,
+            rules=resolve_gamble,
+            odds=GAMBLE_ODDS,
+            odds_request=gamble_odds_request,
+            problem=GambleProblem,
+        ),
+        OddsOperation(
+            path="/odds",
+            operation_id="quickShotGambleOdds",
+            summary="Exact odds of a gamble",
+            description=_ODDS_DESCRIPTION,
+            examples=ODDS_EXAMPLES,
+            odds=GAMBLE_ODDS,
+        ),
+    ],
+)

@@ -7,8 +7,7 @@ from litestar.openapi.spec import Tag
 
 from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.quick_shot.api.characters import CHARACTER_EXAMPLES, CharacterController
-from service.rulesets.quick_shot.api.examples import GAMBLE_EXAMPLES, ODDS_EXAMPLES
-from service.rulesets.quick_shot.api.gambles import GambleController
+from service.rulesets.quick_shot.api.gambles import GAMBLES
 from service.rulesets.quick_shot.api.problems import QUICK_SHOT_PROBLEMS
 from service.rulesets.quick_shot.api.tables import QuickShotTableController
 from service.rulesets.quick_shot.api.willpower import REARRANGE_EXAMPLES, WillpowerController
@@ -25,7 +24,7 @@ QUICK_SHOT = Ruleset(
     router=Router(
         "/v1/quick-shot",
         route_handlers=[
-            GambleController,
+            GAMBLES.router,
             QuickShotTableController,
             CharacterController,
             WillpowerController,
@@ -59,8 +58,7 @@ QUICK_SHOT = Ruleset(
         }
     },
     examples={
-        "quickShotGamble": GAMBLE_EXAMPLES,
-        "quickShotGambleOdds": ODDS_EXAMPLES,
+        **GAMBLES.examples,
         "quickShotValidateCharacter": CHARACTER_EXAMPLES,
         "quickShotRearrangeWillpower": REARRANGE_EXAMPLES,
     },

@@ -1,23 +1,9 @@
-"""``/v1/self-conflict/checks`` and ``…/checks/odds``: one talent check, and its exact odds."""
+"""``/v1/self-conflict/checks`` and ``…/checks/odds``: one talent check, and its exact odds,
+declared (the platform builds the routes: :mod:`service.http.shell.declared`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from litestar import Controller, Request, Response, post
-from litestar.params import Body
-
-from service.http.contract.body import StrictJson
-from service.http.contract.context import new_id
-from service.http.contract.registry import ServerDice
-from service.http.odds.gate import (
-    ODDS_HEADERS,
-    ODDS_RESPONSES,
-    OddsGateDependency,
-    odds_responses,
-    with_odds,
-)
-from service.http.receipts.signing import receipt_dice, with_receipt
+from service.http.shell.declared import OddsOperation, OddsTwin, RollOperation, stateless_routes
 from service.rulesets.self_conflict.api.examples import CHECK_EXAMPLES, ODDS_EXAMPLES
 from service.rulesets.self_conflict.api.problems import CheckProblem
 from service.rulesets.self_conflict.rules.checks import (
@@ -30,7 +16,7 @@ from service.rulesets.self_conflict.rules.odds import talent_odds, talent_odds_r
 from service.rulesets.self_conflict.rules.odds_answer import TalentOddsAnswer
 from service.rulesets.self_conflict.rules.odds_cost import talent_odds_cost
 
-__all__ = ["TalentCheckController"]
+__all__ = ["CHECKS"]
 
 
 _CHECK_DESCRIPTION = """\
@@ -115,63 +101,34 @@ modifier: 274/661/361 (137/648, 661/1296, 361/1296).
 """
 
 
-class TalentCheckController(Controller):
-    """Stateless talent checks and their odds."""
+TALENT_ODDS = OddsTwin(
+    request=TalentOddsRequest, answer=TalentOddsAnswer, compute=talent_odds, cost=talent_odds_cost
+)
 
-    path = "/checks"
-    tags = ["self-conflict"]
-
-    @post(
-        "/",
-        operation_id="selfConflictCheck",
-        summary="Make a talent check",
-        description=_CHECK_DESCRIPTION,
-        dto=StrictJson[TalentCheckRequest],
-        return_dto=None,
-        status_code=200,
-        responses=odds_responses(CheckProblem),
-    )
-    async def check(
-        self,
-        data: Annotated[TalentCheckRequest, Body(examples=CHECK_EXAMPLES)],
-        rng: ServerDice,
-        request: Request[Any, Any, Any],
-    ) -> TalentCheckResult:
-        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
-        it when asked (``receipt``)."""
-        dice = receipt_dice(rng, data.receipt)
-        answer = await with_odds(
-            request,
-            resolve_check(data, dice, new_id()),
-            talent_odds_request(data),
-            talent_odds,
-            cost=talent_odds_cost,
-            answer_type=TalentOddsAnswer,
-        )
-        return await with_receipt(
-            answer,
-            dice,
-            request,
-            ruleset="self-conflict",
-            operation="selfConflictCheck",
-            table=data.faces is not None,
-        )
-
-    @post(
-        "/odds",
-        operation_id="selfConflictCheckOdds",
-        summary="Exact odds of a talent check",
-        description=_ODDS_DESCRIPTION,
-        dto=StrictJson[TalentOddsRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-        response_headers=ODDS_HEADERS,
-    )
-    async def odds(
-        self,
-        data: Annotated[TalentOddsRequest, Body(examples=ODDS_EXAMPLES)],
-        odds_gate: OddsGateDependency,
-    ) -> Response[TalentOddsAnswer]:
-        """The odds of every outcome."""
-        return await odds_gate.answer(data, talent_odds, cost=talent_odds_cost)
+CHECKS = stateless_routes(
+    "/checks",
+    ruleset="self-conflict",
+    operations=[
+        RollOperation(
+            path="/",
+            operation_id="selfConflictCheck",
+            summary="Make a talent check",
+            description=_CHECK_DESCRIPTION,
+            examples=CHECK_EXAMPLES,
+            request=TalentCheckRequest,
+            answer=TalentCheckResult,
+            rules=resolve_check,
+            odds=TALENT_ODDS,
+            odds_request=talent_odds_request,
+            problem=CheckProblem,
+        ),
+        OddsOperation(
+            path="/odds",
+            operation_id="selfConflictCheckOdds",
+            summary="Exact odds of a talent check",
+            description=_ODDS_DESCRIPTION,
+            examples=ODDS_EXAMPLES,
+            odds=TALENT_ODDS,
+        ),
+    ],
+)

@@ -6,12 +6,8 @@ from litestar import Router
 from litestar.openapi.spec import Tag
 
 from service.http.contract.registry import Ruleset, RulesetWork
-from service.rulesets.self_conflict.api.checks import TalentCheckController
-from service.rulesets.self_conflict.api.examples import (
-    CHECK_EXAMPLES,
-    OBJECT_EXAMPLES,
-    ODDS_EXAMPLES,
-)
+from service.rulesets.self_conflict.api.checks import CHECKS
+from service.rulesets.self_conflict.api.examples import OBJECT_EXAMPLES
 from service.rulesets.self_conflict.api.objects import SelfConflictObjectController
 from service.rulesets.self_conflict.api.problems import SELF_CONFLICT_PROBLEMS
 from service.rulesets.self_conflict.api.reference import (
@@ -30,7 +26,7 @@ SELF_CONFLICT = Ruleset(
     router=Router(
         "/v1/self-conflict",
         route_handlers=[
-            TalentCheckController,
+            CHECKS.router,
             SelfConflictObjectController,
             SelfConflictTableController,
             SelfConflictBasicTalentController,
@@ -52,8 +48,7 @@ SELF_CONFLICT = Ruleset(
     "outcomes. Stateless. Quoted names refer to the seed's headings, D-numbers to the "
     "decisions in docs/self-conflict.md.",
     examples={
-        "selfConflictCheck": CHECK_EXAMPLES,
-        "selfConflictCheckOdds": ODDS_EXAMPLES,
+        **CHECKS.examples,
         "selfConflictValidateObject": OBJECT_EXAMPLES,
     },
 )
