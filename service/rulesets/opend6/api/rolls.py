@@ -1,4 +1,6 @@
-"""``/v1/opend6/rolls``: one roll, stateless."""
+"""``/v1/opend6/rolls`` and ``…/rolls/odds``: one roll, and its exact odds, declared (the
+platform builds the routes: :mod:`service.http.shell.declared`); the opposed roll, its
+odds and initiative, stateless."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from service.http.contract.problems import problem_responses
 from service.http.contract.registry import ServerDice
 from service.http.odds.gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.receipts.signing import receipt_dice, with_receipt
+from service.http.shell.declared import OddsOperation, OddsTwin, RollOperation, stateless_routes
 from service.rulesets.opend6.api.examples import (
     INITIATIVE_EXAMPLES,
     ODDS_EXAMPLES,
@@ -42,7 +45,7 @@ from service.rulesets.opend6.rules.roll_odds import (
 )
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
-__all__ = ["InitiativeController", "OddsController", "OpposedController", "RollController"]
+__all__ = ["ROLLS", "InitiativeController", "OddsController", "OpposedController"]
 
 
 _ROLL_DESCRIPTION = """\
@@ -91,49 +94,6 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   regular dice, the Wild Die and its explosions, then the Character Point dice — whereas
   `faces` groups them by role); see `docs/verifiable-rolls.md`.
 """
-
-
-class RollController(Controller):
-    """Stateless OpenD6 rolls."""
-
-    path = "/rolls"
-    tags = ["opend6"]
-
-    @post(
-        "/",
-        operation_id="openD6Roll",
-        summary="Roll a die code",
-        description=_ROLL_DESCRIPTION,
-        dto=StrictJson[RollRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-    )
-    async def roll(
-        self,
-        data: Annotated[RollRequest, Body(examples=ROLL_EXAMPLES)],
-        rng: ServerDice,
-        request: Request[Any, Any, Any],
-    ) -> RollAnswer:
-        """Roll once, with its odds when asked (``with_odds``, through the odds gate); sign
-        it when asked (``receipt``)."""
-        dice = receipt_dice(rng, data.receipt)
-        answer = await with_odds(
-            request,
-            roll(data, dice, new_id()),
-            roll_odds_request(data),
-            roll_odds,
-            cost=roll_odds_cost,
-            answer_type=OddsAnswer,
-        )
-        return await with_receipt(
-            answer,
-            dice,
-            request,
-            ruleset="opend6",
-            operation="openD6Roll",
-            table=data.faces is not None,
-        )
 
 
 class OpposedController(Controller):
@@ -280,25 +240,6 @@ class OddsController(Controller):
     tags = ["opend6"]
 
     @post(
-        "/rolls/odds",
-        operation_id="openD6RollOdds",
-        summary="Exact odds of a roll",
-        description=_ODDS_DESCRIPTION,
-        dto=StrictJson[OddsRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-        response_headers=ODDS_HEADERS,
-    )
-    async def roll_odds(
-        self,
-        data: Annotated[OddsRequest, Body(examples=ODDS_EXAMPLES)],
-        odds_gate: OddsGateDependency,
-    ) -> Response[OddsAnswer]:
-        """Odds of one roll."""
-        return await odds_gate.answer(data, roll_odds, cost=roll_odds_cost)
-
-    @post(
         "/opposed/odds",
         operation_id="openD6OpposedOdds",
         summary="Exact odds of an opposed roll",
@@ -322,3 +263,38 @@ class OddsController(Controller):
     ) -> Response[OpposedOddsAnswer]:
         """Odds of an opposed roll."""
         return await odds_gate.answer(data, opposed_roll_odds, cost=opposed_odds_cost)
+
+
+ROLL_ODDS = OddsTwin(
+    request=OddsRequest,
+    answer=OddsAnswer,
+    compute=roll_odds,
+    cost=roll_odds_cost,
+)
+
+ROLLS = stateless_routes(
+    "/rolls",
+    ruleset="opend6",
+    operations=[
+        RollOperation(
+            path="/",
+            operation_id="openD6Roll",
+            summary="Roll a die code",
+            description=_ROLL_DESCRIPTION,
+            examples=ROLL_EXAMPLES,
+            request=RollRequest,
+            answer=RollAnswer,
+            rules=roll,
+            odds=ROLL_ODDS,
+            odds_request=roll_odds_request,
+        ),
+        OddsOperation(
+            path="/odds",
+            operation_id="openD6RollOdds",
+            summary="Exact odds of a roll",
+            description=_ODDS_DESCRIPTION,
+            examples=ODDS_EXAMPLES,
+            odds=ROLL_ODDS,
+        ),
+    ],
+)

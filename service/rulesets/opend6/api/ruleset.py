@@ -9,10 +9,8 @@ from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.opend6.api.examples import (
     CLIENT_SEED_EXAMPLES,
     INITIATIVE_EXAMPLES,
-    ODDS_EXAMPLES,
     OPPOSED_EXAMPLES,
     OPPOSED_ODDS_EXAMPLES,
-    ROLL_EXAMPLES,
     SCENE_PLAYS,
 )
 from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
@@ -22,10 +20,10 @@ from service.rulesets.opend6.api.reference import (
     OpenD6TableController,
 )
 from service.rulesets.opend6.api.rolls import (
+    ROLLS,
     InitiativeController,
     OddsController,
     OpposedController,
-    RollController,
 )
 from service.rulesets.opend6.api.scenes import (
     SCENE_LINKS,
@@ -72,7 +70,7 @@ OPEND6 = Ruleset(
     router=Router(
         "/v1/opend6",
         route_handlers=[
-            RollController,
+            ROLLS.router,
             OddsController,
             OpposedController,
             InitiativeController,
@@ -99,9 +97,8 @@ OPEND6 = Ruleset(
     stateful=("scene",),
     links={"openD6CreateScene": {**SCENE_LINKS, **SCENE_STREAMS.links(), **SCENE_SEEDS.links()}},
     examples={
-        "openD6Roll": ROLL_EXAMPLES,
+        **ROLLS.examples,
         "openD6DieCodes": DIE_CODE_EXAMPLES,
-        "openD6RollOdds": ODDS_EXAMPLES,
         "openD6Opposed": OPPOSED_EXAMPLES,
         "openD6OpposedOdds": OPPOSED_ODDS_EXAMPLES,
         "openD6Initiative": INITIATIVE_EXAMPLES,
