@@ -1,19 +1,18 @@
-"""``/v1/opend6/rolls`` and ``…/rolls/odds``: one roll, and its exact odds, declared (the
-platform builds the routes: :mod:`service.http.shell.declared`); the opposed roll, its
-odds and initiative, stateless."""
+"""``/v1/opend6/rolls`` and ``/v1/opend6/opposed``, each with its ``…/odds``: a roll and an
+opposed roll, and their exact odds, declared (the platform builds the routes:
+:mod:`service.http.shell.declared`); initiative, stateless, a controller of its own."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, Response, post
+from litestar import Controller, Request, post
 from litestar.params import Body
 
 from service.http.contract.body import StrictJson
 from service.http.contract.context import new_id
 from service.http.contract.problems import problem_responses
 from service.http.contract.registry import ServerDice
-from service.http.odds.gate import ODDS_HEADERS, ODDS_RESPONSES, OddsGateDependency, with_odds
 from service.http.receipts.signing import receipt_dice, with_receipt
 from service.http.shell.declared import OddsOperation, OddsTwin, RollOperation, stateless_routes
 from service.rulesets.opend6.api.examples import (
@@ -45,7 +44,7 @@ from service.rulesets.opend6.rules.roll_odds import (
 )
 from service.rulesets.opend6.rules.spec import OddsRequest, RollRequest
 
-__all__ = ["ROLLS", "InitiativeController", "OddsController", "OpposedController"]
+__all__ = ["OPPOSED", "ROLLS", "InitiativeController"]
 
 
 _ROLL_DESCRIPTION = """\
@@ -94,61 +93,6 @@ One roll of a die code ("Rolling Dice"), with everything the rules define for it
   regular dice, the Wild Die and its explosions, then the Character Point dice — whereas
   `faces` groups them by role); see `docs/verifiable-rolls.md`.
 """
-
-
-class OpposedController(Controller):
-    """Two rolls against each other."""
-
-    path = "/opposed"
-    tags = ["opend6"]
-
-    @post(
-        "/",
-        operation_id="openD6Opposed",
-        summary="An opposed roll",
-        description='"Opposed Difficulties": each side rolls as `openD6Roll` rolls (no '
-        "`difficulty`); each side's handicap is its unskilled modifier plus its generic "
-        "`modifiers` (D17). `margin` = (initiator total − handicap) − (resister total − "
-        "handicap); the initiator wins when it is 0 or more (ties go to the initiator). "
-        "`result_points` is the margin, from the initiator's side; an initiating `attack` "
-        "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
-        "`/initiator` or `/resister`. `with_odds: true` adds `odds`, exactly what "
-        "`openD6OpposedOdds` answers for both sides less their `faces` and `seed`, through "
-        "the same odds gate (docs/odds.md: 422 `odds-too-costly` or 503 `odds-busy` once "
-        "the rolls are accepted; null when not asked). `receipt: true` signs the answer: "
-        "one receipt for both sides, its "
-        "faces the initiator's then the resister's in rolling order, its `dice_source` "
-        "`table` when either side supplied `faces` (see docs/verifiable-rolls.md).",
-        dto=StrictJson[OpposedRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-    )
-    async def opposed(
-        self,
-        data: Annotated[OpposedRequest, Body(examples=OPPOSED_EXAMPLES)],
-        rng: ServerDice,
-        request: Request[Any, Any, Any],
-    ) -> OpposedAnswer:
-        """Roll both sides, with their odds when asked (``with_odds``, through the odds
-        gate); sign them when asked (``receipt``)."""
-        dice = receipt_dice(rng, data.receipt)
-        answer = await with_odds(
-            request,
-            roll_opposed(data, dice, new_id()),
-            opposed_odds_request(data),
-            opposed_roll_odds,
-            cost=opposed_odds_cost,
-            answer_type=OpposedOddsAnswer,
-        )
-        return await with_receipt(
-            answer,
-            dice,
-            request,
-            ruleset="opend6",
-            operation="openD6Opposed",
-            table=data.initiator.faces is not None or data.resister.faces is not None,
-        )
 
 
 class InitiativeController(Controller):
@@ -233,38 +177,6 @@ dice) tens of ms the first time.
 """
 
 
-class OddsController(Controller):
-    """Exact odds, before the dice are rolled."""
-
-    path = "/"
-    tags = ["opend6"]
-
-    @post(
-        "/opposed/odds",
-        operation_id="openD6OpposedOdds",
-        summary="Exact odds of an opposed roll",
-        description="`odds.p_initiator_wins` = P(A − B ≥ the initiator's handicap − the "
-        "resister's) (D17; ties to the initiator, D2), with A and B the two totals, pips "
-        "included, each under its own `critical_failure` option: `exact` (a reduced "
-        "fraction) and `p` (12 decimals). Exact, not a truncated sum: each total is a "
-        "mixture of (6 × the explosions of its exploding dice + a finite part), so the "
-        'chance is a finite sum of closed forms (docs/opend6.md, "How the odds are '
-        'computed"). Each side is an `openD6RollOdds` body without a difficulty.',
-        dto=StrictJson[OpposedOddsRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-        response_headers=ODDS_HEADERS,
-    )
-    async def opposed_odds(
-        self,
-        data: Annotated[OpposedOddsRequest, Body(examples=OPPOSED_ODDS_EXAMPLES)],
-        odds_gate: OddsGateDependency,
-    ) -> Response[OpposedOddsAnswer]:
-        """Odds of an opposed roll."""
-        return await odds_gate.answer(data, opposed_roll_odds, cost=opposed_odds_cost)
-
-
 ROLL_ODDS = OddsTwin(
     request=OddsRequest,
     answer=OddsAnswer,
@@ -295,6 +207,65 @@ ROLLS = stateless_routes(
             description=_ODDS_DESCRIPTION,
             examples=ODDS_EXAMPLES,
             odds=ROLL_ODDS,
+        ),
+    ],
+)
+
+
+def _either_side_faces(data: OpposedRequest) -> bool:
+    """Whether either side supplied the table's faces (the receipt's ``table``)."""
+    return data.initiator.faces is not None or data.resister.faces is not None
+
+
+OPPOSED_ODDS = OddsTwin(
+    request=OpposedOddsRequest,
+    answer=OpposedOddsAnswer,
+    compute=opposed_roll_odds,
+    cost=opposed_odds_cost,
+)
+
+OPPOSED = stateless_routes(
+    "/opposed",
+    ruleset="opend6",
+    operations=[
+        RollOperation(
+            path="/",
+            operation_id="openD6Opposed",
+            summary="An opposed roll",
+            description='"Opposed Difficulties": each side rolls as `openD6Roll` rolls (no '
+            "`difficulty`); each side's handicap is its unskilled modifier plus its generic "
+            "`modifiers` (D17). `margin` = (initiator total − handicap) − (resister total − "
+            "handicap); the initiator wins when it is 0 or more (ties go to the initiator). "
+            "`result_points` is the margin, from the initiator's side; an initiating `attack` "
+            "that wins earns `damage_bonus` ⌈margin/5⌉ (D10). Refusals point under "
+            "`/initiator` or `/resister`. `with_odds: true` adds `odds`, exactly what "
+            "`openD6OpposedOdds` answers for both sides less their `faces` and `seed`, through "
+            "the same odds gate (docs/odds.md: 422 `odds-too-costly` or 503 `odds-busy` once "
+            "the rolls are accepted; null when not asked). `receipt: true` signs the answer: "
+            "one receipt for both sides, its "
+            "faces the initiator's then the resister's in rolling order, its `dice_source` "
+            "`table` when either side supplied `faces` (see docs/verifiable-rolls.md).",
+            examples=OPPOSED_EXAMPLES,
+            request=OpposedRequest,
+            answer=OpposedAnswer,
+            rules=roll_opposed,
+            odds=OPPOSED_ODDS,
+            odds_request=opposed_odds_request,
+            table=_either_side_faces,
+        ),
+        OddsOperation(
+            path="/odds",
+            operation_id="openD6OpposedOdds",
+            summary="Exact odds of an opposed roll",
+            description="`odds.p_initiator_wins` = P(A − B ≥ the initiator's handicap − the "
+            "resister's) (D17; ties to the initiator, D2), with A and B the two totals, pips "
+            "included, each under its own `critical_failure` option: `exact` (a reduced "
+            "fraction) and `p` (12 decimals). Exact, not a truncated sum: each total is a "
+            "mixture of (6 × the explosions of its exploding dice + a finite part), so the "
+            'chance is a finite sum of closed forms (docs/opend6.md, "How the odds are '
+            'computed"). Each side is an `openD6RollOdds` body without a difficulty.',
+            examples=OPPOSED_ODDS_EXAMPLES,
+            odds=OPPOSED_ODDS,
         ),
     ],
 )

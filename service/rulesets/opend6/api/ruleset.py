@@ -9,8 +9,6 @@ from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.opend6.api.examples import (
     CLIENT_SEED_EXAMPLES,
     INITIATIVE_EXAMPLES,
-    OPPOSED_EXAMPLES,
-    OPPOSED_ODDS_EXAMPLES,
     SCENE_PLAYS,
 )
 from service.rulesets.opend6.api.problems import OPEND6_PROBLEMS
@@ -20,10 +18,9 @@ from service.rulesets.opend6.api.reference import (
     OpenD6TableController,
 )
 from service.rulesets.opend6.api.rolls import (
+    OPPOSED,
     ROLLS,
     InitiativeController,
-    OddsController,
-    OpposedController,
 )
 from service.rulesets.opend6.api.scenes import (
     SCENE_LINKS,
@@ -71,8 +68,7 @@ OPEND6 = Ruleset(
         "/v1/opend6",
         route_handlers=[
             ROLLS.router,
-            OddsController,
-            OpposedController,
+            OPPOSED.router,
             InitiativeController,
             DieCodeController,
             OpenD6TableController,
@@ -99,8 +95,7 @@ OPEND6 = Ruleset(
     examples={
         **ROLLS.examples,
         "openD6DieCodes": DIE_CODE_EXAMPLES,
-        "openD6Opposed": OPPOSED_EXAMPLES,
-        "openD6OpposedOdds": OPPOSED_ODDS_EXAMPLES,
+        **OPPOSED.examples,
         "openD6Initiative": INITIATIVE_EXAMPLES,
     },
     plays=SCENE_PLAYS,
