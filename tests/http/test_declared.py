@@ -18,6 +18,7 @@ from service.http.shell.declared import (
     OddsTwin,
     RollOperation,
     stateless_routes,
+    without_id,
 )
 from service.kernel.dice import RandomSource
 
@@ -99,6 +100,12 @@ def test_routes_stand_in_the_declared_order_not_by_name() -> None:
         "/v1/self-conflict/checks/odds",
         "/v1/quick-shot/gambles",
         "/v1/quick-shot/gambles/odds",
+        "/v1/opend6/rolls",
+        "/v1/opend6/rolls/odds",
+        "/v1/opend6/opposed",
+        "/v1/opend6/opposed/odds",
+        "/v1/travelogue/rolls",
+        "/v1/travelogue/rolls/odds",
     ],
 )
 def test_a_declared_path_answers_options_with_its_method(client: TestClient, path: str) -> None:
@@ -142,3 +149,32 @@ def test_a_declared_roll_is_served_on_either_path(fast: bool) -> None:
         refused = client.post("/toy/roll", json={"faces": "four"})
         assert refused.status_code == 400
         assert refused.headers["content-type"] == "application/problem+json"
+
+
+def _roll_without_id(ask: _Ask, rng: RandomSource) -> _Rolled:
+    return _Rolled(id="none" if ask.faces is None else str(ask.faces[0]))
+
+
+def test_a_roll_whose_answer_has_no_id_is_declared_with_rules_of_two_arguments() -> None:
+    operation = RollOperation(
+        path="/roll",
+        operation_id="toyRoll",
+        summary="r",
+        description="r",
+        examples=[],
+        request=_Ask,
+        answer=_Rolled,
+        rules=without_id(_roll_without_id),
+        odds=_TWIN,
+        odds_request=lambda ask: None,
+    )
+    routes = stateless_routes("/toy", ruleset="toy", operations=[operation])
+    app = Litestar(
+        [routes.router],
+        dependencies={"rng": Provide(lambda: random.Random(3), sync_to_thread=False)},
+        exception_handlers={Exception: handle_exception},
+        logging_config=None,
+    )
+    with TestClient(app) as client:
+        assert client.post("/toy/roll", json={"faces": [5]}).json()["id"] == "5"
+        assert client.post("/toy/roll", json={}).json()["id"] == "none"

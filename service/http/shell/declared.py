@@ -67,6 +67,7 @@ __all__ = [
     "StatelessRoutes",
     "faces_given",
     "stateless_routes",
+    "without_id",
 ]
 
 
@@ -86,6 +87,19 @@ OddsAns = TypeVar("OddsAns", bound=msgspec.Struct)
 def faces_given(data: Any) -> bool:
     """Whether a request supplied the table's faces (``faces`` not null)."""
     return data.faces is not None
+
+
+def without_id(
+    rules: Callable[[Req, RandomSource], Ans],
+) -> Callable[[Req, RandomSource, str], Ans]:
+    """A roll's ``rules`` whose answer carries no id (``rules(request, dice)``), as a
+    :class:`RollOperation` takes them: the roll id is not asked for."""
+
+    def rolled(request: Req, rng: RandomSource, roll_id: str) -> Ans:
+        return rules(request, rng)
+
+    rolled.__name__ = rolled.__qualname__ = getattr(rules, "__name__", "rules")
+    return rolled
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
