@@ -1,22 +1,15 @@
-"""``/v1/travelogue/rolls`` and ``…/rolls/odds``: one roll of the pools, and its exact odds."""
+"""``/v1/travelogue/rolls`` and ``…/rolls/odds``: one roll of the pools, and its exact odds,
+declared (the platform builds the routes: :mod:`service.http.shell.declared`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from litestar import Controller, Request, Response, post
-from litestar.params import Body
-
-from service.http.contract.body import StrictJson
-from service.http.contract.registry import ServerDice
-from service.http.odds.gate import (
-    ODDS_HEADERS,
-    ODDS_RESPONSES,
-    OddsGateDependency,
-    odds_responses,
-    with_odds,
+from service.http.shell.declared import (
+    OddsOperation,
+    OddsTwin,
+    RollOperation,
+    stateless_routes,
+    without_id,
 )
-from service.http.receipts.signing import receipt_dice, with_receipt
 from service.rulesets.travelogue.api.examples import ODDS_EXAMPLES, ROLL_EXAMPLES
 from service.rulesets.travelogue.api.problems import RollProblem
 from service.rulesets.travelogue.rules.odds import (
@@ -29,7 +22,7 @@ from service.rulesets.travelogue.rules.odds import (
 from service.rulesets.travelogue.rules.odds_cost import pools_odds_cost
 from service.rulesets.travelogue.rules.roll import PoolsRequest, PoolsRollRequest
 
-__all__ = ["PoolsController"]
+__all__ = ["ROLLS"]
 
 _ROLL_DESCRIPTION = """\
 One roll of a bullseye's pools: the book's steps 3–7 of an attention ("When All The Flags
@@ -92,63 +85,37 @@ running 11/12, cracking 53/54, exposure 11/12, at risk 647/648, risk asked 593/6
 """
 
 
-class PoolsController(Controller):
-    """Stateless rolls of the pools and their odds."""
+POOLS_ODDS = OddsTwin(
+    request=PoolsRequest,
+    answer=PoolsOdds,
+    compute=pools_odds,
+    cost=pools_odds_cost,
+)
 
-    path = "/rolls"
-    tags = ["travelogue"]
-
-    @post(
-        "/",
-        operation_id="travelogueRoll",
-        summary="Roll the Shooter's and the Angel's pools",
-        description=_ROLL_DESCRIPTION,
-        dto=StrictJson[PoolsRollRequest],
-        return_dto=None,
-        status_code=200,
-        responses=odds_responses(RollProblem),
-    )
-    async def roll(
-        self,
-        data: Annotated[PoolsRollRequest, Body(examples=ROLL_EXAMPLES)],
-        rng: ServerDice,
-        request: Request[Any, Any, Any],
-    ) -> PoolsRollResult:
-        """Steps 3–7 once, with the odds when asked (``with_odds``, through the odds
-        gate); signed when asked (``receipt``)."""
-        dice = receipt_dice(rng, data.receipt)
-        answer = await with_odds(
-            request,
-            roll_answer(data, dice),
-            pools_odds_request(data),
-            pools_odds,
-            cost=pools_odds_cost,
-            answer_type=PoolsOdds,
-        )
-        return await with_receipt(
-            answer,
-            dice,
-            request,
-            ruleset="travelogue",
-            operation="travelogueRoll",
-            table=data.faces is not None,
-        )
-
-    @post(
-        "/odds",
-        operation_id="travelogueRollOdds",
-        summary="Exact odds of a roll of the pools",
-        description=_ODDS_DESCRIPTION,
-        dto=StrictJson[PoolsRequest],
-        return_dto=None,
-        status_code=200,
-        responses=ODDS_RESPONSES,
-        response_headers=ODDS_HEADERS,
-    )
-    async def odds(
-        self,
-        data: Annotated[PoolsRequest, Body(examples=ODDS_EXAMPLES)],
-        odds_gate: OddsGateDependency,
-    ) -> Response[PoolsOdds]:
-        """The odds of every outcome, of risk and of going for broke."""
-        return await odds_gate.answer(data, pools_odds, cost=pools_odds_cost)
+ROLLS = stateless_routes(
+    "/rolls",
+    ruleset="travelogue",
+    operations=[
+        RollOperation(
+            path="/",
+            operation_id="travelogueRoll",
+            summary="Roll the Shooter's and the Angel's pools",
+            description=_ROLL_DESCRIPTION,
+            examples=ROLL_EXAMPLES,
+            request=PoolsRollRequest,
+            answer=PoolsRollResult,
+            rules=without_id(roll_answer),
+            odds=POOLS_ODDS,
+            odds_request=pools_odds_request,
+            problem=RollProblem,
+        ),
+        OddsOperation(
+            path="/odds",
+            operation_id="travelogueRollOdds",
+            summary="Exact odds of a roll of the pools",
+            description=_ODDS_DESCRIPTION,
+            examples=ODDS_EXAMPLES,
+            odds=POOLS_ODDS,
+        ),
+    ],
+)

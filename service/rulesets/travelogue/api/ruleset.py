@@ -7,11 +7,7 @@ from litestar.openapi.spec import Tag
 
 from service.http.contract.registry import Ruleset, RulesetWork
 from service.rulesets.travelogue.api.bullseyes import BullseyeController
-from service.rulesets.travelogue.api.examples import (
-    ODDS_EXAMPLES,
-    ROLL_EXAMPLES,
-    VALIDATE_EXAMPLES,
-)
+from service.rulesets.travelogue.api.examples import VALIDATE_EXAMPLES
 from service.rulesets.travelogue.api.game_examples import CLIENT_SEED_EXAMPLES, GAME_PLAYS
 from service.rulesets.travelogue.api.games import (
     GAME_LINKS,
@@ -21,7 +17,7 @@ from service.rulesets.travelogue.api.games import (
     seed_added,
 )
 from service.rulesets.travelogue.api.problems import TRAVELOGUE_PROBLEMS
-from service.rulesets.travelogue.api.rolls import PoolsController
+from service.rulesets.travelogue.api.rolls import ROLLS
 from service.rulesets.travelogue.rules.game.events import GameClientSeedAdded, GameEvent
 from service.sessions.client_seeds import client_seed_routes
 from service.sessions.routes import stream_routes
@@ -63,7 +59,7 @@ TRAVELOGUE = Ruleset(
         "/v1/travelogue",
         route_handlers=[
             BullseyeController,
-            PoolsController,
+            ROLLS.router,
             GameController,
             GAME_STREAMS.router,
             GAME_SEEDS.router,
@@ -88,8 +84,7 @@ TRAVELOGUE = Ruleset(
     links={"travelogueCreateGame": {**GAME_LINKS, **GAME_STREAMS.links(), **GAME_SEEDS.links()}},
     examples={
         "travelogueValidateBullseyes": VALIDATE_EXAMPLES,
-        "travelogueRoll": ROLL_EXAMPLES,
-        "travelogueRollOdds": ODDS_EXAMPLES,
+        **ROLLS.examples,
     },
     plays=GAME_PLAYS,
 )
