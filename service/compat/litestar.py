@@ -34,7 +34,7 @@ __all__ = [
     "handler_parameters",
     "handler_return_annotation",
     "keep_body",
-    "kwarg_definition",
+    "parameter_marker",
     "remember_routes",
     "resolve_exception_handlers_once",
     "response_handler",
@@ -53,8 +53,9 @@ def handler_return_annotation(handler: HTTPRouteHandler) -> Any:
     return handler.parsed_fn_signature.return_type.annotation
 
 
-def kwarg_definition(field: FieldDefinition) -> object | None:
-    """The ``Parameter(...)``/``Body(...)`` a parameter is annotated with, if any."""
+def parameter_marker(field: FieldDefinition) -> object | None:
+    """The ``Parameter(...)``/``Body(...)`` a parameter is annotated with, if any
+    (Litestar keeps it as the field's ``kwarg_definition``)."""
     return field.kwarg_definition
 
 

@@ -419,7 +419,7 @@ class Link(asyncio.Protocol):
     reply is in hand when the data arrives."""
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self._writer = writer  # kept: it closes the socket when collected
+        self._stream = writer  # kept: it closes the socket when collected
         self._transport = cast("asyncio.Transport", writer.transport)
         self._replies = hiredis.Reader(protocolError=InvalidResponse, replyError=parse_error)
         self._waiting: deque[asyncio.Future[Any]] = deque()

@@ -69,13 +69,13 @@ def test_a_handler_s_parameters_and_return_as_litestar_parsed_them() -> None:
     handler = app.route_handler_method_map["/v1/orders/{order_id:int}"]["POST"]
     parameters = litestar_compat.handler_parameters(handler)
     assert set(parameters) == {"order_id", "data", "mode", "request"}
-    header = litestar_compat.kwarg_definition(parameters["mode"])
+    header = litestar_compat.parameter_marker(parameters["mode"])
     assert isinstance(header, ParameterKwarg)
     assert (header.param_type.value, header.name, header.max_length) == ("header", "X-Mode", 5)
-    body = litestar_compat.kwarg_definition(parameters["data"])
+    body = litestar_compat.parameter_marker(parameters["data"])
     assert isinstance(body, BodyKwarg)
     assert body.title == "An order"
-    assert litestar_compat.kwarg_definition(parameters["order_id"]) is None
+    assert litestar_compat.parameter_marker(parameters["order_id"]) is None
     assert litestar_compat.handler_return_annotation(handler) == dict[str, object]
     assert len(list(litestar_compat.after_request_hooks(handler))) == 1
     assert callable(litestar_compat.response_handler(handler))

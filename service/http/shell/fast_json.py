@@ -45,7 +45,7 @@ from service.compat.litestar import (
     after_request_hooks,
     handler_parameters,
     keep_body,
-    kwarg_definition,
+    parameter_marker,
     response_handler,
 )
 from service.http.contract.body import StrictJson
@@ -107,7 +107,7 @@ _UNCHECKED = ("multiple_of", "pattern", "min_items", "max_items")  # checked by 
 def _parameter(name: str, field: FieldDefinition, path_parameters: set[str]) -> _Parameter | None:
     """``name``'s parameter as this path takes it; None when it is no path or header
     parameter this path can take exactly as Litestar does."""
-    kwarg = kwarg_definition(field)
+    kwarg = parameter_marker(field)
     if kwarg is not None and not isinstance(kwarg, ParameterKwarg):
         return None
     if name in path_parameters:

@@ -17,7 +17,7 @@ import msgspec
 from litestar.params import BodyKwarg
 from litestar.response import Response
 
-from service.compat.litestar import handler_parameters, handler_return_annotation, kwarg_definition
+from service.compat.litestar import handler_parameters, handler_return_annotation, parameter_marker
 from service.http.contract.openapi_contract import complete_contract, schema_refs
 from service.http.contract.openapi_names import prefix_schema_names
 from service.http.shell.compression import gzipped
@@ -64,7 +64,7 @@ def _attach_body_examples(app: Litestar, document: dict[str, Any]) -> None:
     for route in app.routes:
         for handler in getattr(route, "route_handlers", ()):
             data = handler_parameters(handler).get("data")
-            definition = kwarg_definition(data) if data else None
+            definition = parameter_marker(data) if data else None
             if not isinstance(definition, BodyKwarg) or not definition.examples:
                 continue
             for method in handler.http_methods:
